@@ -12,8 +12,11 @@ The text form is the two-character code, rank then suit: ``TD``, ``AS``, ``2C``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from enum import IntEnum
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
 
 
 class Suit(IntEnum):
@@ -132,25 +135,46 @@ VALUES: tuple[int, ...] = tuple(
 _BY_CODE: dict[str, Card] = {code: CARDS[i] for i, code in enumerate(CODES)}
 _BY_CODE.update({"10" + s: _BY_CODE["T" + s] for s in SUIT_LETTERS})
 
-# mask -> sorted tuple of cards, for each suit's 13-bit slice; makes mask -> list cheap.
-_SLICE_CARDS: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
-    tuple(tuple(CARDS[s * 13 + r] for r in range(13) if m >> r & 1) for m in range(1 << 13))
-    for s in range(4)
-)
+class SliceTable(Generic[T]):
+    """Lazily filled lookup: (suit, 13-bit slice of a mask) -> tuple of items for those
+    cards in rank order. Makes mask -> sorted tuple a few list lookups."""
+
+    __slots__ = ("item", "table")
+
+    def __init__(self, item: Sequence[T]) -> None:
+        self.item = item
+        self.table: list[tuple[T, ...] | None] = [None] * (4 << 13)
+
+    def fill(self, key: int) -> tuple[T, ...]:
+        suit, bits = key >> 13, key & 0x1FFF
+        out = self.table[key] = tuple(self.item[suit * 13 + r] for r in range(13) if bits >> r & 1)
+        return out
+
+    def of_mask(self, mask: int) -> tuple[T, ...]:
+        """The items of every card in ``mask``, sorted by suit (S, H, D, C) then rank."""
+        table = self.table
+        out: tuple[T, ...] = ()
+        bits = mask & 0x1FFF
+        if bits:
+            out = table[bits] or self.fill(bits)
+        bits = mask >> 13 & 0x1FFF
+        if bits:
+            out += table[0x2000 | bits] or self.fill(0x2000 | bits)
+        bits = mask >> 26 & 0x1FFF
+        if bits:
+            out += table[0x4000 | bits] or self.fill(0x4000 | bits)
+        bits = mask >> 39
+        if bits:
+            out += table[0x6000 | bits] or self.fill(0x6000 | bits)
+        return out
 
 
-def cards_of(mask: int) -> list[Card]:
+CARD_SLICES: SliceTable[Card] = SliceTable(CARDS)
+
+
+def cards_of(mask: int) -> tuple[Card, ...]:
     """The cards in a mask, sorted by suit (S, H, D, C) then rank (2..A)."""
-    out: list[Card] = []
-    if mask & 0x1FFF:
-        out.extend(_SLICE_CARDS[0][mask & 0x1FFF])
-    if mask >> 13 & 0x1FFF:
-        out.extend(_SLICE_CARDS[1][mask >> 13 & 0x1FFF])
-    if mask >> 26 & 0x1FFF:
-        out.extend(_SLICE_CARDS[2][mask >> 26 & 0x1FFF])
-    if mask >> 39:
-        out.extend(_SLICE_CARDS[3][mask >> 39])
-    return out
+    return CARD_SLICES.of_mask(mask)
 
 
 def mask_of(cards: Iterable[int]) -> int:

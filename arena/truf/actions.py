@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from arena.cards import CARDS, Card
+from arena.cards import CARDS, Card, SliceTable
 
 
 class Mode(StrEnum):
@@ -103,6 +103,8 @@ BIDS: tuple[Bid, ...] = tuple(Bid(c) for c in CARDS)
 PLAYS: tuple[Play, ...] = tuple(Play(c) for c in CARDS)
 MODES: dict[Mode, ChooseMode] = {m: ChooseMode(m) for m in Mode}
 MODE_CHOICES: tuple[ChooseMode, ...] = (MODES[Mode.ATAS], MODES[Mode.BAWAH])
+BID_SLICES: SliceTable[Bid] = SliceTable(BIDS)  # mask -> sorted tuple of bids
+PLAY_SLICES: SliceTable[Play] = SliceTable(PLAYS)  # mask -> sorted tuple of plays
 
 
 def declare(cards: tuple[Card, ...] | list[Card], op: DeclareOp | str) -> Declare:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from arena.cards import VALUES, Card, cards_of
+from arena.cards import CARDS, VALUES, Card, cards_of
 from arena.truf.actions import Bid, Declare, DeclareOp, declare
 
 # ruling C4: spades > hearts > diamonds > clubs (suit index S0 H1 D2 C3).
@@ -60,20 +60,33 @@ def declaration_valid(decl: Declare) -> str | None:
     return None if total >= NOTRUF_MIN else f"NO TRUF {total} is below {NOTRUF_MIN}"
 
 
+def _pair_declarations(a: Card, b: Card) -> tuple[Declare, ...]:
+    """The valid declarations of the pair a < b, in canonical order (T2)."""
+    total = VALUES[a] + VALUES[b]
+    if a // 13 == b // 13:
+        out = []
+        if total >= SUM_MIN:
+            out.append(Declare((a, b), DeclareOp.SUM))
+        if total >= SUBTRACT_MIN_SUM:
+            out.append(Declare((a, b), DeclareOp.SUBTRACT))
+        return tuple(out)
+    return (Declare((a, b), DeclareOp.NOTRUF),) if total >= NOTRUF_MIN else ()
+
+
+SINGLES: tuple[Declare, ...] = tuple(Declare((c,), DeclareOp.SINGLE) for c in CARDS)
+PAIRS: dict[tuple[int, int], tuple[Declare, ...]] = {
+    (a, b): _pair_declarations(a, b) for a, b in combinations(CARDS, 2)
+}
+
+
 def legal_declarations(hand_mask: int) -> list[Declare]:
-    """Every valid declaration a hand can make (T2), in canonical sorted order."""
+    """Every valid declaration a hand can make (T2), in canonical sorted order:
+    singles, then pairs by their cards, SUM before SUBTRACT."""
     hand = cards_of(hand_mask)
-    out = [declare((c,), DeclareOp.SINGLE) for c in hand]
+    out = [SINGLES[c] for c in hand]
+    pairs = PAIRS
     for a, b in combinations(hand, 2):
-        total = VALUES[a] + VALUES[b]
-        if a // 13 == b // 13:
-            if total >= SUM_MIN:
-                out.append(declare((a, b), DeclareOp.SUM))
-            if total >= SUBTRACT_MIN_SUM:
-                out.append(declare((a, b), DeclareOp.SUBTRACT))
-        elif total >= NOTRUF_MIN:
-            out.append(declare((a, b), DeclareOp.NOTRUF))
-    out.sort(key=Declare.sort_key)
+        out.extend(pairs[a, b])
     return out
 
 

@@ -10,14 +10,15 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 from enum import StrEnum
 
-from arena.cards import CARDS, VALUES, Card, cards_of, mask_of
+from arena.cards import CARDS, SUIT_LETTERS, VALUES, Card, cards_of, mask_of
 from arena.truf import bidding, scoring
 from arena.truf.actions import (
-    BIDS,
+    BID_SLICES,
     MODE_CHOICES,
-    PLAYS,
+    PLAY_SLICES,
     Action,
     Bid,
     ChooseMode,
@@ -38,6 +39,7 @@ from arena.truf.events import (
     ModeSet,
     TrickClosed,
 )
+from arena.truf.replay import deal_record
 from arena.truf.rules import TrufRules
 from arena.truf.tricks import legal_play_mask, trick_winner
 from arena.truf.view import PlayedCard, SeatView, Trick
@@ -93,10 +95,12 @@ def check_deal(hands: Sequence[Sequence[int]]) -> None:
 
 def deal_from_seed(rng: random.Random) -> tuple[list[int], int]:
     """Shuffle and deal 13 each until no hand breaks C2. Returns masks and redeals."""
-    deck = list(range(52))
+    rnd = rng.random
     redeals = 0
     while True:
-        rng.shuffle(deck)
+        # A uniform shuffle: order the deck by 52 random keys (C-speed, unlike shuffle()).
+        keys = [rnd() for _ in range(52)]
+        deck = sorted(range(52), key=keys.__getitem__)
         hands = [mask_of(deck[i * HAND_SIZE : (i + 1) * HAND_SIZE]) for i in range(SEATS)]
         if not needs_redeal(hands):
             return hands, redeals
@@ -139,6 +143,8 @@ class TrufMatch:
         self._face_down = not self._target  # C11 is classic only; T5 plays trumps face up
         self._bid_phase = Phase.DECLARE if self._target else Phase.BID
         self.events: list[Event] = []
+        # Replay records of finished deals, oldest first; a runner pops them as they come.
+        self.finished: list[dict[str, Any]] = []
         self.totals = [0] * SEATS
         self.deal_no = 0
         self.dealer = random.Random(f"truf:{seed}:dealer").randrange(SEATS)  # C7, deal 1
@@ -162,34 +168,35 @@ class TrufMatch:
 
     def to_act(self) -> tuple[int, ...]:
         """Seats whose decision is awaited now; during bidding, all that have not bid."""
-        if self.phase is Phase.PLAY or self.phase is Phase.MODE:
-            return (self._turn,)
-        if self.phase is Phase.OVER:
+        phase = self.phase
+        if phase is Phase.PLAY or phase is Phase.MODE:
+            return _ONE[self._turn]
+        if phase is Phase.OVER:
             return ()
         return tuple(s for s in range(SEATS) if self._bids[s] is None)
 
-    def decision_kind(self, seat: int) -> str:
-        return self.phase.value if seat in self.to_act() else "none"
-
-    def legal_actions(self, seat: int) -> list[Action]:
-        """Sorted legal actions of ``seat``; empty when it is not to act."""
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Sorted legal actions of ``seat`` (cards by suit S, H, D, C then rank;
+        declarations by size, cards, then op); empty when it is not to act."""
         phase = self.phase
         if phase is Phase.PLAY:
             if seat != self._turn:
-                return []
-            return [PLAYS[c] for c in cards_of(self._legal_mask())]
+                return ()
+            return PLAY_SLICES.of_mask(self._legal_mask())
         if phase is Phase.BID or phase is Phase.DECLARE:
             if self._bids[seat] is not None:
-                return []
+                return ()
             if self._target:
                 cached = self._declarations[seat]
                 if cached is None:
-                    cached = self._declarations[seat] = bidding.legal_declarations(self._hands[seat])
-                return list(cached)
-            return [BIDS[c] for c in cards_of(self._hands[seat])]
+                    cached = self._declarations[seat] = tuple(
+                        bidding.legal_declarations(self._hands[seat])
+                    )
+                return cached
+            return BID_SLICES.of_mask(self._hands[seat])
         if phase is Phase.MODE and seat == self._turn:
-            return list(MODE_CHOICES)
-        return []
+            return MODE_CHOICES
+        return ()
 
     def fallback_action(self, seat: int) -> Action:
         """The documented fallback for a seat that fails to decide: its first legal action
@@ -202,46 +209,27 @@ class TrufMatch:
     def hand(self, seat: int) -> tuple[Card, ...]:
         cached = self._hand_cache[seat]
         if cached is None:
-            cached = self._hand_cache[seat] = tuple(cards_of(self._hands[seat]))
+            cached = self._hand_cache[seat] = cards_of(self._hands[seat])
         return cached
 
     def view(self, seat: int) -> SeatView:
-        """Everything ``seat`` may know now, and nothing more."""
-        revealed = self._revealed
-        trick: tuple[PlayedCard, ...]
-        if self._face_down:
-            trick = tuple(
-                PlayedCard(s, None if fd and s != seat else c, fd) for s, c, fd in self._trick_view
-            )
-        else:
-            trick = tuple(PlayedCard(s, c, fd) for s, c, fd in self._trick_view)
-        return SeatView(
-            "truf",
-            self.rules.variant.value,
-            self.match_id,
-            self.deal_no,
-            self.rules.deals,
-            seat,
-            self.names,
-            self.dealer,
-            "ccw" if self._dir < 0 else "cw",
-            self._order,
-            self.phase.value,
-            self.to_act(),
-            self.hand(seat),
-            self._revealed_bids if revealed else None,
-            self._bid_total if revealed else None,
-            self._high if revealed else None,
-            self._trump if revealed else None,
-            self._no_truf,
-            self._mode,
-            self._final_bids,
-            self._closed,
-            self._leader if self.phase is Phase.PLAY else None,
-            trick,
-            self._broken,
-            tuple(self._won),
-            self._totals_before,
+        """Everything ``seat`` may know now, and nothing more.
+
+        Built from tuples the match keeps up to date as it goes (the deal's constants,
+        the revealed bids, the open trick), so a view costs a few tuple joins.
+        """
+        trick = self._trick_pub
+        if self._trick_owned >> seat & 1:  # C11: only the owner sees its face-down card
+            trick = tuple(p if p.seat != seat else p._replace(card=self._trick[i][1])
+                          for i, p in enumerate(trick))
+        hand = self._hand_cache[seat]
+        if hand is None:
+            hand = self._hand_cache[seat] = cards_of(self._hands[seat])
+        return _tuple_new(
+            SeatView,
+            self._head + (seat,) + self._deal_info + (self.phase, self.to_act(), hand)
+            + self._bid_info + (self._closed, self._leader_pub, trick, self._broken,
+                                self._won_t, self._totals_before),
         )
 
     # ----------------------------------------------------------------- actions
@@ -256,7 +244,7 @@ class TrufMatch:
         elif phase is Phase.MODE:
             self._choose_mode(seat, action)
         else:
-            raise RuleError(seat, action, "C1" if not self._target else "T1", "the match is over")
+            raise RuleError(seat, action, self._r("C1", "T1"), "the match is over")
 
     def _r(self, classic: str, target: str) -> str:
         return target if self._target else classic
@@ -284,7 +272,7 @@ class TrufMatch:
                 raise RuleError(seat, action, ruling, f"{action.card} is not in this seat's hand")
         self._bids[seat] = action
         self.events.append(BidMade(seat, action))
-        if all(b is not None for b in self._bids):
+        if None not in self._bids:
             self._reveal()
 
     def _reveal(self) -> None:
@@ -300,13 +288,10 @@ class TrufMatch:
             trump = plain[high].card // 13
             values = [VALUES[b.card] for b in plain]
         total = sum(values)
-        self._revealed = True
-        self._revealed_bids = bids
-        self._bid_total = total
         self._high = high
         self._trump = trump
-        self._no_truf = trump is None
         self._bid_values = values
+        self._bid_info = (bids, total, high, trump, trump is None, None, None)
         self.events.append(BidsRevealed(bids, high, trump, total))
         if total == 13:  # C5/T4: the high bidder must choose; never chosen for it
             self.phase = Phase.MODE
@@ -330,18 +315,18 @@ class TrufMatch:
             values = [v + shift for v in values]
         self._mode = mode
         self._final_bids = tuple(values)
+        self._bid_info = self._bid_info[:5] + (mode, self._final_bids)
         self.events.append(ModeSet(mode, self._final_bids, chosen))
         self.phase = Phase.PLAY
-        self._leader = self._turn = self._high  # C8/T5: the high bidder leads trick 1
+        self._leader = self._turn = self._leader_pub = self._high  # C8/T5: high bidder leads
         self._legal_cache = -1
 
     def _legal_mask(self) -> int:
         legal = self._legal_cache
         if legal < 0:
-            hand = self._hands[self._turn]
             led = self._trick[0][1] // 13 if self._trick else None
             legal = self._legal_cache = legal_play_mask(
-                hand, led, self._trump, self._broken, self._target
+                self._hands[self._turn], led, self._trump, self._broken, self._target
             )
         return legal
 
@@ -355,48 +340,58 @@ class TrufMatch:
         card = action.card
         bit = 1 << card
         hand = self._hands[seat]
-        if not hand & bit:
-            raise RuleError(seat, action, self._r("C9", "T5"), f"{card} is not in this seat's hand")
         if not self._legal_mask() & bit:
-            if self._trick:
-                led = self._trick[0][1] // 13
-                raise RuleError(
-                    seat, action, self._r("C9", "T5"),
-                    f"must follow the led suit {'SHDC'[led]}"
-                    + (" (a face-down lead is a trump lead, C11)" if self._face_down
-                       and led == self._trump else ""),
-                )
-            raise RuleError(
-                seat, action, "C10", "trump may not be led until trump is broken"
-            )
+            self._refuse_play(seat, action, hand)
         self._hands[seat] = hand ^ bit
         self._hand_cache[seat] = None
-        face_down = self._face_down and card // 13 == self._trump  # C11
-        self._trick.append((seat, card))
-        self._trick_view = (*self._trick_view, (seat, card, face_down))
-        self.events.append(CardPlayed(seat, card, face_down))
         self._legal_cache = -1
-        if len(self._trick) < SEATS:
+        trick = self._trick
+        trick.append((seat, card))
+        if self._face_down and card // 13 == self._trump:  # C11: trumps go face down
+            self._trick_pub += (_tuple_new(PlayedCard, (seat, None, True)),)
+            self._trick_owned |= 1 << seat
+            self.events.append(_tuple_new(CardPlayed, (seat, card, True)))
+        else:
+            self._trick_pub += (_tuple_new(PlayedCard, (seat, card, False)),)
+            self.events.append(_tuple_new(CardPlayed, (seat, card, False)))
+        if len(trick) < SEATS:
             self._turn = self._next[seat]
-            return
-        self._close_trick()
+        else:
+            self._close_trick()
+
+    def _refuse_play(self, seat: int, action: Action, hand: int) -> None:
+        """Raise the RuleError that says why a play is not legal."""
+        card = action.card if isinstance(action, Play) else 0
+        if not hand >> card & 1:
+            raise RuleError(seat, action, self._r("C9", "T5"), f"{card} is not in this seat's hand")
+        if self._trick:
+            led = self._trick[0][1] // 13
+            face_down_lead = self._face_down and led == self._trump
+            raise RuleError(
+                seat, action, self._r("C9", "T5"),
+                f"must follow the led suit {SUIT_LETTERS[led]}"
+                + (" (a face-down lead is a trump lead, C11)" if face_down_lead else ""),
+            )
+        raise RuleError(seat, action, "C10", "trump may not be led until trump is broken")
 
     def _close_trick(self) -> None:
         cards = tuple(self._trick)
-        winner = trick_winner(cards, self._trump)  # C12/T5
-        self._won[winner] += 1
         trump = self._trump
+        winner = trick_winner(cards, trump)  # C12/T5
+        self._won[winner] += 1
+        self._won_t = tuple(self._won)
         if trump is not None and not self._broken:
             self._broken = any(c // 13 == trump for _, c in cards)  # C10
         number = len(self._closed) + 1
         self.events.append(TrickClosed(number, self._leader, cards, winner))
-        self._closed = (*self._closed, Trick(self._leader, cards, winner))
+        self._closed += (Trick(self._leader, cards, winner),)  # C11: all revealed now
         self._trick = []
-        self._trick_view = ()
+        self._trick_pub = ()
+        self._trick_owned = 0
         if number == TRICKS:
             self._score_deal()
         else:
-            self._leader = self._turn = winner  # C8: the winner leads the next trick
+            self._leader = self._turn = self._leader_pub = winner  # C8: winner leads next
 
     def _score_deal(self) -> None:
         rules = self.rules
@@ -417,10 +412,14 @@ class TrufMatch:
             )
         for s in range(SEATS):
             self.totals[s] += scores[s]
-        self.events.append(DealScored(self.deal_no, tuple(self._won), scores, tuple(self.totals)))
+        self.events.append(DealScored(self.deal_no, self._won_t, scores, tuple(self.totals)))
+        self.finished.append(
+            deal_record(rules, self.match_id, self.names, self.events[self._deal_start :])
+        )
         if self.deal_no >= rules.deals:
             self.phase = Phase.OVER
             self._totals_before = tuple(self.totals)
+            self._leader_pub = None
             self.events.append(MatchEnded(tuple(self.totals), tuple(self.ranks)))
             return
         self._start_deal()
@@ -456,38 +455,45 @@ class TrufMatch:
         self._dir = direction
         self._next = tuple((s + direction) % SEATS for s in range(SEATS))
         first = (self.dealer + direction) % SEATS
-        self._order = tuple((first + i * direction) % SEATS for i in range(SEATS))
+        order = tuple((first + i * direction) % SEATS for i in range(SEATS))
         self._hands = hands
         self._hand_cache: list[tuple[Card, ...] | None] = [None] * SEATS
-        self._declarations: list[list[Declare] | None] = [None] * SEATS
+        self._declarations: list[tuple[Declare, ...] | None] = [None] * SEATS
         self._bids: list[Bid | Declare | None] = [None] * SEATS
-        self._revealed = False
-        self._revealed_bids: tuple[Bid | Declare, ...] = ()
-        self._bid_total = 0
         self._bid_values: list[int] = []
         self._high = 0
         self._trump: int | None = None
-        self._no_truf = False
         self._mode: Mode | None = None
         self._final_bids: tuple[int, ...] | None = None
         self._turn = -1
         self._leader = -1
+        self._leader_pub: int | None = None
         self._trick: list[tuple[int, Card]] = []
-        self._trick_view: tuple[tuple[int, Card, bool], ...] = ()
+        self._trick_pub: tuple[PlayedCard, ...] = ()
+        self._trick_owned = 0  # seats with a face-down card in the open trick (bits)
         self._closed: tuple[Trick, ...] = ()
         self._broken = False
         self._won = [0] * SEATS
+        self._won_t = tuple(self._won)
         self._legal_cache = -1
         self._totals_before = tuple(self.totals)
+        # The view's constant parts: see SeatView's field order.
+        self._head = ("truf", self.rules.variant.value, self.match_id, deal, self.rules.deals)
+        self._deal_info = (self.names, self.dealer, "ccw" if direction < 0 else "cw", order)
+        self._bid_info: tuple[object, ...] = (None, None, None, None, False, None, None)
         self.phase = self._bid_phase
+        self._deal_start = len(self.events)
         self.events.append(
             DealStarted(
                 deal,
                 self.dealer,
                 "ccw" if direction < 0 else "cw",
-                tuple(tuple(cards_of(h)) for h in hands),
+                tuple(cards_of(h) for h in hands),
                 redeals,
                 source,
             )
         )
 
+
+_ONE = tuple((s,) for s in range(SEATS))
+_tuple_new = tuple.__new__

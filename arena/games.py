@@ -1,0 +1,86 @@
+"""The one interface between the arena and a game's rules.
+
+The referee, the scheduler, the ratings and the CLI know games only through
+``Game`` and ``Match``: seat counts, teams, legal actions, views and replay records
+all come from here, so Truco or Ruff & Trump can join as further ``Game``s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from arena.truf.rules import TrufRules
+from arena.truf.state import DealSpec, TrufMatch
+
+
+class Match(Protocol):
+    """One play-through: what a runner needs of a game's state."""
+
+    game: str
+    num_seats: int
+    totals: list[int]
+    finished: list[dict[str, Any]]  # replay records of finished deals, popped by the runner
+
+    @property
+    def is_over(self) -> bool: ...
+    @property
+    def ranks(self) -> list[int]: ...
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]: ...
+    def to_act(self) -> tuple[int, ...]: ...
+    def legal_actions(self, seat: int) -> list[Any]: ...
+    def view(self, seat: int) -> Any: ...
+    def apply(self, seat: int, action: Any) -> None: ...
+    def fallback_action(self, seat: int) -> Any: ...
+
+
+class Game(Protocol):
+    name: str
+
+    @property
+    def table_size(self) -> int: ...
+    def new_match(self, *, match_id: str, seed: str, names: Sequence[str]) -> Match: ...
+    def describe(self) -> dict[str, Any]: ...
+    def match_stats(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class TrufGame:
+    """Truf under a set of rules, optionally playing given deals (a deal file)."""
+
+    rules: TrufRules = field(default_factory=TrufRules)
+    deals: tuple[DealSpec, ...] = ()
+    name: str = "truf"
+
+    @property
+    def table_size(self) -> int:
+        return self.rules.seats
+
+    def new_match(self, *, match_id: str, seed: str, names: Sequence[str]) -> TrufMatch:
+        return TrufMatch(self.rules, match_id=match_id, seed=seed, names=names, deals=self.deals)
+
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": self.name, **self.rules.describe()}
+        if self.deals:
+            out["deals_file"] = {"deals": len(self.deals), "first": self.deals[0].source}
+        return out
+
+    def match_stats(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
+        """Per-seat statistics for ``matches.jsonl``: deals played and exact bids."""
+        seats = self.rules.seats
+        exact = [0] * seats
+        for rec in records:
+            for s in range(seats):
+                if rec["tricks_won"][s] == rec["final_bids"][s]:
+                    exact[s] += 1
+        return {"deals": len(records), "exact": exact}
+
+
+def make_game(
+    name: str = "truf", *, rules: TrufRules | None = None, deals: Sequence[DealSpec] = ()
+) -> Game:
+    if name != "truf":
+        raise ValueError(f"unknown game {name!r}; this arena plays: truf")
+    return TrufGame(rules or TrufRules(), tuple(deals))

@@ -1,0 +1,96 @@
+"""The results directory: append-only, written as each match ends.
+
+Files (formats in ``docs/results.md``): ``tournament.json`` (the configuration),
+``replays.jsonl`` (one line per deal), ``matches.jsonl`` (one line per finished match),
+``leaderboard.csv`` and ``leaderboard.json``. A match's deal lines are written
+before its match line, and both are flushed to disk before the next match is
+reported, so a crash loses nothing that finished; ``matches.jsonl`` is the record of
+which matches finished.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import IO, Any
+
+REPLAYS = "replays.jsonl"
+MATCHES = "matches.jsonl"
+TOURNAMENT = "tournament.json"
+
+
+class ResultsDirError(ValueError):
+    """A results directory that cannot be written or resumed."""
+
+
+def dumps(obj: Any) -> str:
+    """One JSON line, compact and deterministic."""
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+def write_json_atomic(path: Path, obj: Any) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+class ResultsWriter:
+    """Appends replay and match lines to a results directory."""
+
+    def __init__(self, directory: str | Path, *, fsync: bool = True) -> None:
+        self.dir = Path(directory)
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ResultsDirError(f"cannot create results directory {self.dir}: {exc}") from None
+        self._fsync = fsync
+        self._replays: IO[str] = open(self.dir / REPLAYS, "a", encoding="utf-8")  # noqa: SIM115
+        self._matches: IO[str] = open(self.dir / MATCHES, "a", encoding="utf-8")  # noqa: SIM115
+
+    def write_config(self, config: Mapping[str, Any]) -> None:
+        write_json_atomic(self.dir / TOURNAMENT, dict(config))
+
+    def write_match(self, record: Mapping[str, Any], deals: Iterable[Mapping[str, Any]]) -> None:
+        self._replays.write("".join(dumps(d) + "\n" for d in deals))
+        self._flush(self._replays)
+        self._matches.write(dumps(record) + "\n")
+        self._flush(self._matches)
+
+    def _flush(self, f: IO[str]) -> None:
+        f.flush()
+        if self._fsync:
+            os.fsync(f.fileno())
+
+    def close(self) -> None:
+        self._replays.close()
+        self._matches.close()
+
+    def __enter__(self) -> ResultsWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """Read a JSON Lines results file; a torn last line (a crash mid-write) is ignored,
+    any other bad line is an error naming the file and line."""
+    out: list[dict[str, Any]] = []
+    if not path.exists():
+        return out
+    lines = path.read_text(encoding="utf-8").split("\n")
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if number == len(lines):  # no newline after it: torn by a crash
+                break
+            raise ResultsDirError(f"{path} line {number}: not valid JSON ({exc.msg})") from None
+        if not isinstance(obj, dict):
+            raise ResultsDirError(f"{path} line {number}: expected a JSON object")
+        out.append(obj)
+    return out

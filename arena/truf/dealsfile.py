@@ -1,0 +1,66 @@
+"""Deal files: given deals instead of seeded shuffles.
+
+Format (JSON Lines, documented in ``docs/results.md``): one deal per line, an object
+``{"hands": [[13 codes], [13 codes], [13 codes], [13 codes]], "dealer": 0}``. ``hands[s]``
+is seat ``s``'s hand; codes are ``TD``, ``10D``, ``AS`` ...; ``dealer`` is optional (when
+absent, ruling C7 chooses). Blank lines are skipped. Deal ``d`` of every match plays
+line ``((d - 1) mod N) + 1`` of the file's N deals, so every table plays the same deals.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from arena.cards import CardError, parse_cards
+from arena.truf.errors import DealError
+from arena.truf.state import SEATS, DealSpec, check_deal
+
+
+class DealFileError(DealError):
+    """A deal file that cannot be used; says which file, which line and what is wrong."""
+
+
+def parse_deal_line(text: str, name: str, line: int) -> DealSpec:
+    where = f"{name} line {line}"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DealFileError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    if isinstance(data, list):
+        data = {"hands": data}
+    if not isinstance(data, dict) or "hands" not in data:
+        raise DealFileError(f'{where}: expected an object with "hands": four lists of card codes')
+    unknown = set(data) - {"hands", "dealer", "id"}
+    if unknown:
+        raise DealFileError(f"{where}: unknown field(s) {sorted(unknown)}")
+    hands = data["hands"]
+    if not isinstance(hands, list) or not all(isinstance(h, list) for h in hands):
+        raise DealFileError(f'{where}: "hands" must be a list of {SEATS} lists of card codes')
+    try:
+        parsed = tuple(tuple(parse_cards(str(c) for c in h)) for h in hands)
+        check_deal(parsed)
+    except (CardError, DealError) as exc:
+        raise DealFileError(f"{where}: {exc}") from None
+    dealer = data.get("dealer")
+    if dealer is not None and (type(dealer) is not int or not 0 <= dealer < SEATS):
+        raise DealFileError(f'{where}: "dealer" must be a seat 0..{SEATS - 1}, got {dealer!r}')
+    return DealSpec(parsed, dealer, f"file:{name}:{line}")
+
+
+def load_deals(path: str | Path) -> list[DealSpec]:
+    """Read and check a whole deal file; raise ``DealFileError`` naming line and problem."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DealFileError(f"cannot read deal file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise DealFileError(f"deal file {path} is not UTF-8 text") from None
+    deals = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            deals.append(parse_deal_line(line, path.name, number))
+    if not deals:
+        raise DealFileError(f"deal file {path} holds no deals")
+    return deals

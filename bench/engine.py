@@ -1,0 +1,107 @@
+"""In-process engine throughput: classic deals per second through the whole referee path.
+
+Two measurements in one run, on one core:
+
+* ``baseline``: a bare pure-Python loop that deals (with the C2 redeal), bids and plays
+  random legal cards, with plain lists of (rank, suit) cards, no views and no logs.
+* ``engine``: four random bots through ``arena.tournament.play_match``: a seat view for
+  every decision, the sorted legal list, rule checks on every ``apply``, events, and
+  the replay record of every deal.
+
+Run: ``python bench/engine.py [--deals N]``. The last line is ``deals/s: N`` (the engine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import time
+
+from arena.games import TrufGame
+from arena.tournament import MatchContext, play_match
+from arena.truf.rules import TrufRules
+from bots.random import RandomBot
+
+RANKS = "23456789TJQKA"
+VALUE = {r: (0 if r in "JQK" else 1 if r == "A" else RANKS.index(r) + 2) for r in RANKS}
+
+
+def baseline_deal(rng: random.Random, deal_no: int) -> list[int]:
+    """One classic deal, the plain way: lists of cards, random legal choices."""
+    deck = [(r, s) for s in "SHDC" for r in range(13)]
+    while True:
+        rng.shuffle(deck)
+        hands = [deck[i * 13 : (i + 1) * 13] for i in range(4)]
+        if all(any(r >= 9 for r, _ in h) and any(r < 9 for r, _ in h) for h in hands):
+            break
+    bids = [rng.choice(h) for h in hands]
+    values = [VALUE[RANKS[r]] for r, _ in bids]
+    high = max(range(4), key=lambda s: (values[s], -"SHDC".index(bids[s][1]), bids[s][0]))
+    trump = bids[high][1]
+    total = sum(values)
+    atas = total > 13 or (total == 13 and rng.random() < 0.5)
+    step = -1 if deal_no % 2 else 1
+    leader, broken, won = high, False, [0] * 4
+    for _ in range(13):
+        trick = []
+        seat = leader
+        for i in range(4):
+            hand = hands[seat]
+            if i == 0:
+                legal = hand if broken else [c for c in hand if c[1] != trump] or hand
+            else:
+                led = trick[0][1][1]
+                legal = [c for c in hand if c[1] == led] or hand
+            card = rng.choice(legal)
+            hand.remove(card)
+            trick.append((seat, card))
+            seat = (seat + step) % 4
+        led = trick[0][1][1]
+        trumps = [t for t in trick if t[1][1] == trump]
+        pool = trumps or [t for t in trick if t[1][1] == led]
+        winner = max(pool, key=lambda t: t[1][0])[0]
+        broken = broken or bool(trumps)
+        won[winner] += 1
+        leader = winner
+    return [(w - v if atas else v - w) for w, v in zip(won, values, strict=True)]
+
+
+def bench_baseline(deals: int, seed: int) -> float:
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    for d in range(deals):
+        baseline_deal(rng, d + 1)
+    return deals / (time.perf_counter() - start)
+
+
+def bench_engine(deals: int, seed: int) -> float:
+    game = TrufGame(TrufRules(deals=13))
+    matches = max(1, deals // game.rules.deals)
+    bots = [RandomBot(seed=seed + i) for i in range(4)]
+    names = [f"random#{i + 1}" for i in range(4)]
+    start = time.perf_counter()
+    for m in range(matches):
+        ctx = MatchContext(f"bench-{m}", seed=f"{seed}:{m}")
+        play_match(game, bots, ctx=ctx, names=names)
+    return matches * game.rules.deals / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=6500, help="deals per measurement")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3, help="best of N runs each")
+    args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    base = max(bench_baseline(args.deals, args.seed) for _ in range(args.repeat))
+    eng = max(bench_engine(args.deals, args.seed) for _ in range(args.repeat))
+    print(f"baseline (bare loop, no views/logs): {base:,.0f} deals/s")
+    print(f"engine (views, legality, events, replay records): {eng:,.0f} deals/s")
+    print(f"engine / baseline: {eng / base:.2f}")
+    print(f"deals/s: {eng:.0f}")
+
+
+if __name__ == "__main__":
+    main()

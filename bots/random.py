@@ -1,0 +1,40 @@
+"""random: plays uniformly among the legal actions, every kind of declaration included.
+
+Its choices are a function of its seed and the match, not of the order in which
+the referee serves its tables, so a seeded tournament replays exactly.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from collections.abc import Sequence
+
+from arena.bot import BaseBot
+from arena.truf.actions import Action
+from arena.truf.view import SeatView
+
+
+class Bot(BaseBot):
+    name = "random"
+    version = "1.0"
+
+    def __init__(self, seed: int | str = 0) -> None:
+        self.seed = seed
+        self._rngs: dict[tuple[str, int], _random.Random] = {}
+
+    def act(self, view: SeatView, legal: Sequence[Action]) -> Action | int:
+        key = (view.match_id, view.seat)
+        rng = self._rngs.get(key)
+        if rng is None:
+            if len(self._rngs) > 64:  # finished matches: keep memory bounded
+                self._rngs.clear()
+            rng = self._rngs[key] = _random.Random(f"{self.seed}:{view.match_id}:{view.seat}")
+        return legal[int(rng.random() * len(legal))]
+
+
+RandomBot = Bot
+
+if __name__ == "__main__":
+    from arena.sdk import main
+
+    main(Bot)
