@@ -1,0 +1,281 @@
+"""``arena``: run tournaments, host external bots, run one bot, show leaderboards.
+
+Every command catches the errors a user can cause (a bad option, a broken deal
+file, a results directory that does not fit) and prints what and where, without a
+traceback, ending with exit code 1 (2 for option errors, as typer does).
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from arena import __version__
+from arena.results import ResultsWriter
+from arena.run import (
+    RunConfig,
+    check_fresh,
+    default_results_dir,
+    finished_matches,
+    load_bots,
+    load_config,
+    make_plan,
+    parse_bots,
+    tournament_json,
+)
+
+app = typer.Typer(
+    name="arena",
+    help="Truf Arena: a tournament engine and bot-vs-bot arena for Truf.",
+    context_settings={"help_option_names": ["-h", "--help"]},
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console()
+err = Console(stderr=True)
+
+
+class VariantOpt(StrEnum):
+    classic = "classic"
+    target = "target"
+
+
+class ScoringOpt(StrEnum):
+    one = "1"
+    two = "2"
+    three = "3"
+    two_three = "2+3"
+
+
+class Format(StrEnum):
+    table = "table"
+    csv = "csv"
+    json = "json"
+    markdown = "markdown"
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    return typer.Exit(code)
+
+
+def version_callback(value: bool) -> None:
+    if value:
+        out.print(f"arena {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version."),
+    ] = False,
+) -> None:
+    """Truf Arena."""
+
+
+RoundsOpt = Annotated[int, typer.Option("--rounds", "-r", min=1, help="Rounds: every entrant plays one match per round.")]
+BotsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--bots",
+        "-b",
+        help="Entrants, comma-separated: bundled bot names (random, greedy, planner, tracker) "
+        "or module:Class. A repeated name gives separate entrants (random#1, random#2).",
+    ),
+]
+VariantO = Annotated[VariantOpt, typer.Option("--variant", help="Rule variant (rulings C* or T*).")]
+ScoringO = Annotated[ScoringOpt, typer.Option("--scoring", help="Classic scoring method (ruling C13).")]
+MultO = Annotated[int, typer.Option("--multiplier", min=1, help="Multiplier for scoring method 3 (C13).")]
+DealsO = Annotated[int, typer.Option("--deals", min=0, help="Deals per match; 0 = the variant's default (13 classic, 6 target).")]
+DealsFileO = Annotated[
+    Path | None, typer.Option("--deals-file", help="Play these deals (JSON Lines, see docs/results.md).")
+]
+SeedO = Annotated[int, typer.Option("--seed", help="Seed for the schedule, the deals and the bots.")]
+ResultsO = Annotated[
+    Path | None, typer.Option("--results", help="Write the run's files directly into this directory.")
+]
+TimeoutO = Annotated[float, typer.Option("--decision-timeout", help="Seconds a bot has per decision.")]
+StrikesO = Annotated[int, typer.Option("--strikes", help="Faults in one match before a bot is disqualified from it.")]
+ListenO = Annotated[str, typer.Option("--listen", help="HOST:PORT for the referee (port 0: any free port).")]
+
+
+@app.command()
+def tournament(
+    *,
+    rounds: RoundsOpt = 100,
+    bots: BotsOpt = None,
+    variant: VariantO = VariantOpt.classic,
+    scoring: ScoringO = ScoringOpt.one,
+    multiplier: MultO = 2,
+    deals: DealsO = 0,
+    deals_file: DealsFileO = None,
+    seed: SeedO = 0,
+    results: ResultsO = None,
+    in_process: Annotated[
+        bool, typer.Option("--in-process", help="Play without a network: bots run inside this process.")
+    ] = False,
+    listen: ListenO = "127.0.0.1:0",
+    decision_timeout: TimeoutO = 1.0,
+    strikes: StrikesO = 3,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
+) -> None:
+    """Run a round-robin tournament of the bundled (or given) bots and print the leaderboard."""
+    try:
+        config = RunConfig(
+            rounds=rounds,
+            bots=parse_bots(bots) if bots else RunConfig().bots,
+            variant=variant.value,
+            scoring=scoring.value,
+            multiplier=multiplier,
+            deals=deals,
+            deals_file=str(deals_file) if deals_file else None,
+            seed=seed,
+            transport="in-process" if in_process else "grpc",
+            listen=listen,
+            decision_timeout=decision_timeout,
+            strikes=strikes,
+        )
+        directory = results or default_results_dir()
+        check_fresh(directory)
+        run_tournament(config, directory, quiet=quiet)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        raise fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
+
+
+def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
+    plan = make_plan(config)
+    bots: dict[str, Any] = load_bots(config) if config.transport == "in-process" else {}
+    done = finished_matches(directory)
+    skip = frozenset(str(r["match"]) for r in done)
+    with ResultsWriter(directory) as writer:
+        writer.write_config(tournament_json(config, plan, bots))
+        total = len(plan.tables())
+        out.print(
+            f"[bold]Truf Arena[/] {plan.game.describe()['variant']} · {len(plan.entrants)} entrants · "
+            f"{config.rounds} rounds · {total} matches · seed {config.seed} · results in {directory}",
+            highlight=False,
+        )
+        from arena.live import LiveDisplay
+
+        display = LiveDisplay(out, total, plan.entrants, done=len(skip))
+        for record in done:
+            display.ratings.rate_match(record)
+        if config.transport == "in-process":
+            from arena.tournament import run_in_process
+
+            with display if not quiet else _Null():
+                run_in_process(
+                    plan, bots, writer, skip=skip,
+                    on_match=lambda p: display.update(p.outcome.record, p.decisions),
+                )
+        else:
+            from arena.referee.host import run_hosted_tournament
+
+            with display if not quiet else _Null():
+                run_hosted_tournament(config, plan, writer, skip=skip, display=display)
+    show_leaderboard(directory, plan.entrants)
+
+
+class _Null:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None:
+    from arena.console import leaderboard_table
+    from arena.leaderboard import build_leaderboard, write_csv, write_json
+
+    records = finished_matches(directory)
+    rows = build_leaderboard(records, entrants)
+    write_csv(rows, directory / "leaderboard.csv")
+    write_json(rows, directory / "leaderboard.json", {"matches": len(records), "results": str(directory)})
+    out.print(leaderboard_table(rows, title=f"Leaderboard · {len(records)} matches"))
+    out.print(f"saved in {directory}/", highlight=False)
+
+
+@app.command()
+def leaderboard(
+    directory: Annotated[Path, typer.Argument(help="A results directory (results/<run>/).")],
+    *,
+    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.table,
+) -> None:
+    """Re-render a saved leaderboard from a results directory."""
+    from arena.console import leaderboard_table
+    from arena.leaderboard import build_leaderboard, load_matches, to_markdown, write_csv, write_json
+
+    try:
+        matches_path = directory / "matches.jsonl"
+        if not directory.is_dir():
+            raise ValueError(f"{directory} is not a directory")
+        if not matches_path.exists():
+            raise ValueError(f"{directory} is not a results directory: no matches.jsonl")
+        records = load_matches(matches_path)
+        entrants = None
+        try:
+            entrants = load_config(directory).entrants()
+        except ValueError:
+            pass
+        rows = build_leaderboard(records, entrants)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if format is Format.table:
+        out.print(leaderboard_table(rows, title=f"Leaderboard · {len(records)} matches · {directory}"))
+    elif format is Format.markdown:
+        sys.stdout.write(to_markdown(rows))
+    elif format is Format.csv:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            p = Path(tmp) / "l.csv"
+            write_csv(rows, p)
+            sys.stdout.write(p.read_text(encoding="utf-8"))
+    else:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as tmp:
+            p = Path(tmp) / "l.json"
+            write_json(rows, p, {"matches": len(records), "results": str(directory)})
+            sys.stdout.write(p.read_text(encoding="utf-8"))
+
+
+@app.command()
+def verify(
+    directory: Annotated[Path, typer.Argument(help="A results directory to audit.")],
+) -> None:
+    """Replay every logged deal through the engine and check each result against the rulings."""
+    from arena.results import REPLAYS, read_jsonl
+    from arena.truf.replay import ReplayMismatch, group_by_match, replay_match
+
+    try:
+        records = read_jsonl(directory / REPLAYS)
+        if not records:
+            raise ValueError(f"{directory} holds no replays ({REPLAYS})")
+        deals = 0
+        for recs in group_by_match(records).values():
+            deals += replay_match(recs)
+    except ReplayMismatch as exc:
+        raise fail(f"replay mismatch: {exc}") from None
+    except (ValueError, KeyError) as exc:
+        raise fail(f"{directory}: {exc}") from None
+    out.print(f"[green]ok[/]: {deals} deals in {len(group_by_match(records))} matches replay exactly")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,195 @@
+"""A tournament run: its configuration, its results directory, and what it loads.
+
+The CLI parses options into a ``RunConfig``; this module turns that into a game,
+a schedule, bots and a results directory, so that ``--in-process`` and the gRPC
+referee share one setup and write the same files.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import json
+import platform
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena import __version__
+from arena.bot import Bot
+from arena.games import Game, make_game
+from arena.results import MATCHES, TOURNAMENT, ResultsDirError, read_jsonl
+from arena.tournament import TournamentPlan, entrant_names
+from arena.truf.dealsfile import load_deals
+from arena.truf.rules import TrufRules
+
+DEFAULT_BOTS = ("random", "greedy", "planner", "tracker")
+CONFIG_SCHEMA = 1
+
+
+class ConfigError(ValueError):
+    """Options that do not make a tournament."""
+
+
+@dataclass
+class RunConfig:
+    rounds: int = 100
+    bots: list[str] = field(default_factory=lambda: list(DEFAULT_BOTS))
+    game: str = "truf"
+    variant: str = "classic"
+    scoring: str = "1"
+    multiplier: int = 2
+    deals: int = 0  # 0: the variant's default
+    deals_file: str | None = None
+    seed: int = 0
+    transport: str = "grpc"  # or "in-process"
+    listen: str = "127.0.0.1:0"
+    decision_timeout: float = 1.0
+    strikes: int = 3
+
+    def rules(self) -> TrufRules:
+        return TrufRules(
+            variant=self.variant,  # type: ignore[arg-type]
+            scoring=self.scoring,  # type: ignore[arg-type]
+            multiplier=self.multiplier,
+            deals=self.deals,
+        )
+
+    def entrants(self) -> list[str]:
+        return entrant_names(self.bots)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RunConfig:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        return cls(**known)
+
+
+def make_plan(config: RunConfig) -> TournamentPlan:
+    """Check the options and build the game and schedule; raises a ValueError that says
+    which option is wrong."""
+    if config.rounds < 1:
+        raise ConfigError(f"--rounds must be at least 1, got {config.rounds}")
+    if config.decision_timeout <= 0:
+        raise ConfigError(f"--decision-timeout must be positive, got {config.decision_timeout}")
+    if config.strikes < 1:
+        raise ConfigError(f"--strikes must be at least 1, got {config.strikes}")
+    deals = load_deals(config.deals_file) if config.deals_file else ()
+    game = make_game(config.game, rules=config.rules(), deals=deals)
+    entrants = config.entrants()
+    if len(entrants) < game.table_size:
+        raise ConfigError(
+            f"a {game.name} table seats {game.table_size}; --bots names only {len(entrants)} "
+            f"entrant(s): {', '.join(entrants) or 'none'}"
+        )
+    return TournamentPlan(game, entrants, config.rounds, config.seed, config.strikes)
+
+
+def load_bot(spec: str, seed: str) -> Bot:
+    """A bundled bot by name (``greedy``), or any Python class as ``module:Class``."""
+    module_name, _, attr = spec.partition(":")
+    if not attr:
+        module_name, attr = f"bots.{spec}", "Bot"
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        from bots import BUNDLED
+
+        raise ConfigError(
+            f"unknown bot {spec!r} ({exc}); bundled bots: {', '.join(BUNDLED)}, "
+            "or give a Python class as module:Class"
+        ) from None
+    cls = getattr(module, attr, None)
+    if cls is None:
+        raise ConfigError(f"bot {spec!r}: module {module_name} has no {attr}")
+    try:
+        bot = cls(seed=seed)
+    except TypeError:
+        bot = cls()
+    if not callable(getattr(bot, "act", None)):
+        raise ConfigError(f"bot {spec!r} has no act(view, legal) method")
+    return bot  # type: ignore[no-any-return]
+
+
+def base_name(entrant: str) -> str:
+    return entrant.split("#", 1)[0]
+
+
+def load_bots(config: RunConfig) -> dict[str, Bot]:
+    return {e: load_bot(base_name(e), f"{config.seed}:{e}") for e in config.entrants()}
+
+
+def versions() -> dict[str, str]:
+    out = {"arena": __version__, "python": platform.python_version()}
+    for dist in ("grpcio", "protobuf", "trueskill"):
+        try:
+            out[dist] = importlib.metadata.version(dist)
+        except importlib.metadata.PackageNotFoundError:
+            out[dist] = "absent"
+    return out
+
+
+def tournament_json(config: RunConfig, plan: TournamentPlan, bots: dict[str, Any]) -> dict[str, Any]:
+    """The ``tournament.json`` of a run: everything needed to run it again."""
+    return {
+        "schema": CONFIG_SCHEMA,
+        "config": config.to_json(),
+        "game": plan.game.describe(),
+        "seed": config.seed,
+        "entrants": [
+            {
+                "name": e,
+                "bot": base_name(e),
+                "version": str(getattr(bots.get(e), "version", "external")),
+            }
+            for e in plan.entrants
+        ],
+        "matches": len(plan.tables()),
+        "versions": versions(),
+    }
+
+
+def default_results_dir(root: Path = Path("results")) -> Path:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = root / stamp
+    n = 1
+    while path.exists():
+        n += 1
+        path = root / f"{stamp}-{n}"
+    return path
+
+
+def check_fresh(directory: Path) -> None:
+    """Refuse to mix two runs' results in one directory."""
+    if (directory / MATCHES).exists() and (directory / MATCHES).stat().st_size > 0:
+        raise ResultsDirError(
+            f"{directory} already holds results ({MATCHES}); continue it with "
+            f"--resume {directory}, or choose another --results directory"
+        )
+
+
+def load_config(directory: Path) -> RunConfig:
+    path = directory / TOURNAMENT
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ResultsDirError(f"{directory} is not a results directory: no {TOURNAMENT}") from None
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ResultsDirError(f"cannot read {path}: {exc}") from None
+    return RunConfig.from_json(data.get("config", {}))
+
+
+def finished_matches(directory: Path) -> list[dict[str, Any]]:
+    return read_jsonl(directory / MATCHES)
+
+
+def parse_bots(values: Sequence[str]) -> list[str]:
+    """``--bots a,b --bots c`` -> [a, b, c]."""
+    out = [b.strip() for v in values for b in v.split(",") if b.strip()]
+    if not out:
+        raise ConfigError("--bots names no bot")
+    return out
