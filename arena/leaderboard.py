@@ -1,0 +1,447 @@
+"""The leaderboard: ratings and per-entrant statistics from ``matches.jsonl``.
+
+Builds one row per entrant (TrueSkill rating plus placement, score, exact-bid and
+fault statistics) and reads and writes ``leaderboard.csv`` and ``leaderboard.json``
+(formats in ``docs/results.md``). Numbers are rounded to ``DECIMALS`` places so that
+the same matches always give the same bytes. Knows nothing of any game's rules:
+seats, teams and ranks come from the records.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.ratings import DEFAULT_PARAMS, RatingError, RatingParams, Ratings
+
+SCHEMA = 1
+DECIMALS = 3
+
+COLUMNS = (
+    "rank",
+    "bot",
+    "mu",
+    "sigma",
+    "conservative",
+    "matches",
+    "wins",
+    "avg_placement",
+    "avg_score_per_deal",
+    "exact_rate",
+    "timeouts",
+    "illegal",
+    "disconnects",
+    "forfeits",
+    "disqualified",
+)
+_FLOATS = frozenset({"mu", "sigma", "conservative"})
+_OPTIONAL_FLOATS = frozenset({"avg_placement", "avg_score_per_deal", "exact_rate"})
+_FAULTS = ("timeout", "illegal", "disconnect")  # keys of a match record's "faults"
+
+
+class ResultsError(ValueError):
+    """A results file that cannot be read: the message names the file and line."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class LeaderboardRow:
+    """One entrant's standing. The averages are None until it has played a match."""
+
+    rank: int  # 1-based position in the sorted leaderboard
+    bot: str
+    mu: float
+    sigma: float
+    conservative: float  # mu - 3 sigma, the sort key
+    matches: int
+    wins: int  # matches finished with rank 1, shared first places included
+    avg_placement: float | None
+    avg_score_per_deal: float | None
+    exact_rate: float | None  # deals with exactly the final bid / deals played
+    timeouts: int
+    illegal: int
+    disconnects: int
+    forfeits: int  # matches forfeited
+    disqualified: int  # matches in which it was disqualified
+
+    def as_dict(self) -> dict[str, Any]:
+        return {c: getattr(self, c) for c in COLUMNS}
+
+
+# --- match records ------------------------------------------------------------------
+
+
+def check_match_record(record: object) -> None:
+    """Raise ``ResultsError`` (without a location) unless ``record`` is a schema-1 match
+    line with everything the leaderboard needs. Unknown fields are ignored."""
+    if not isinstance(record, Mapping):
+        raise ResultsError("expected a JSON object")
+    if record.get("schema") != SCHEMA:
+        raise ResultsError(f"unsupported schema {record.get('schema')!r} (expected {SCHEMA})")
+    for name in ("match", "round", "table", "seats", "teams", "totals", "ranks", "deals",
+                 "exact", "faults", "disqualified", "forfeit"):  # fmt: skip
+        if name not in record:
+            raise ResultsError(f"missing field {name!r}")
+    if not isinstance(record["match"], str):
+        raise ResultsError("'match' must be a string")
+    for name in ("round", "table", "deals"):
+        if not _is_int(record[name]) or record[name] < 0:
+            raise ResultsError(f"{name!r} must be a non-negative integer")
+    seats = record["seats"]
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise ResultsError("'seats' must be a list of entrant names")
+    n = len(seats)
+    if n < 2:
+        raise ResultsError(f"'seats' lists {n} seat(s); a match needs at least 2")
+    if len(set(seats)) != n:
+        raise ResultsError(f"an entrant holds two seats: {seats}")
+    teams = record["teams"]
+    if (
+        not isinstance(teams, list)
+        or not all(isinstance(t, list) and t and all(_is_int(s) for s in t) for t in teams)
+        or sorted(s for t in teams for s in t) != list(range(n))
+    ):
+        raise ResultsError(f"'teams' must split seats 0..{n - 1} into non-empty lists")
+    if len(teams) < 2:
+        raise ResultsError("'teams' must hold at least 2 teams")
+    _check_per_seat(record["totals"], "totals", n, _is_number)
+    _check_per_seat(record["ranks"], "ranks", n, lambda r: _is_int(r) and 1 <= r <= n)
+    _check_per_seat(record["exact"], "exact", n, lambda e: _is_int(e) and e >= 0)
+    _check_per_seat(record["disqualified"], "disqualified", n, lambda b: isinstance(b, bool))
+    _check_per_seat(record["forfeit"], "forfeit", n, lambda b: isinstance(b, bool))
+    faults = record["faults"]
+    if not isinstance(faults, dict):
+        raise ResultsError("'faults' must be an object")
+    for kind in _FAULTS:
+        if kind not in faults:
+            raise ResultsError(f"missing field 'faults.{kind}'")
+        _check_per_seat(faults[kind], f"faults.{kind}", n, lambda c: _is_int(c) and c >= 0)
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_number(x: object) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool)
+
+
+def _check_per_seat(values: object, name: str, n: int, ok: Any) -> None:
+    if not isinstance(values, list) or len(values) != n:
+        raise ResultsError(f"{name!r} must be a list of {n} values, one per seat")
+    for seat, v in enumerate(values):
+        if not ok(v):
+            raise ResultsError(f"{name!r} has a bad value for seat {seat}: {v!r}")
+
+
+def load_matches(path: str | Path) -> list[dict[str, Any]]:
+    """Read and check a ``matches.jsonl``. Blank lines are skipped, and so is a torn last
+    line (bad JSON with no newline after it: a crash mid-write). Any other bad line, or a
+    match id seen twice, raises ``ResultsError`` naming the file and line."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ResultsError(f"{path}: no such file") from None
+    except UnicodeDecodeError as exc:
+        raise ResultsError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    lines = text.split("\n")
+    out: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if number == len(lines):  # no newline after it: torn by a crash
+                break
+            raise ResultsError(f"{path} line {number}: not valid JSON ({exc.msg})") from None
+        try:
+            check_match_record(record)
+        except ResultsError as exc:
+            raise ResultsError(f"{path} line {number}: {exc}") from None
+        match = record["match"]
+        if match in seen:
+            raise ResultsError(
+                f"{path} line {number}: match {match!r} already finished on line {seen[match]}"
+            )
+        seen[match] = number
+        out.append(record)
+    return out
+
+
+# --- building -----------------------------------------------------------------------
+
+
+@dataclass
+class _Tally:
+    matches: int = 0
+    wins: int = 0
+    placements: int = 0
+    score: float = 0.0
+    deals: int = 0
+    exact: int = 0
+    timeouts: int = 0
+    illegal: int = 0
+    disconnects: int = 0
+    forfeits: int = 0
+    disqualified: int = 0
+
+
+def build_leaderboard(
+    records: Iterable[Mapping[str, Any]],
+    entrants: Sequence[str] | None = None,
+    *,
+    params: RatingParams = DEFAULT_PARAMS,
+) -> list[LeaderboardRow]:
+    """One row per entrant (every name in ``entrants`` and in the records), best first.
+
+    Ratings are computed in schedule order, so the order of ``records`` does not matter.
+    Rows are sorted by the conservative rating, then mu, then name. ``wins`` and
+    ``avg_placement`` use each match's recorded ``ranks`` (by total); only the rating
+    puts a disqualified seat last.
+    """
+    records = list(records)
+    seen: set[str] = set()
+    for record in records:
+        try:
+            check_match_record(record)
+        except ResultsError as exc:
+            raise ResultsError(f"match {record.get('match')!r}: {exc}") from None
+        if record["match"] in seen:
+            raise ResultsError(f"match {record['match']!r} appears twice")
+        seen.add(record["match"])
+
+    ratings = Ratings(params)
+    try:
+        ratings.rate_all(records)
+    except RatingError as exc:
+        raise ResultsError(str(exc)) from None
+
+    tallies: dict[str, _Tally] = {name: _Tally() for name in entrants or ()}
+    for record in records:
+        faults = record["faults"]
+        for seat, name in enumerate(record["seats"]):
+            t = tallies.setdefault(name, _Tally())
+            t.matches += 1
+            t.wins += record["ranks"][seat] == 1
+            t.placements += record["ranks"][seat]
+            t.score += record["totals"][seat]
+            t.deals += record["deals"]
+            t.exact += record["exact"][seat]
+            t.timeouts += faults["timeout"][seat]
+            t.illegal += faults["illegal"][seat]
+            t.disconnects += faults["disconnect"][seat]
+            t.forfeits += record["forfeit"][seat]
+            t.disqualified += record["disqualified"][seat]
+
+    def sort_key(name: str) -> tuple[float, float, str]:
+        r = ratings.rating(name)
+        return (-r.conservative, -r.mu, name)
+
+    rows = []
+    for position, name in enumerate(sorted(tallies, key=sort_key), start=1):
+        t, r = tallies[name], ratings.rating(name)
+        rows.append(
+            LeaderboardRow(
+                rank=position,
+                bot=name,
+                mu=_round(r.mu),
+                sigma=_round(r.sigma),
+                conservative=_round(r.conservative),
+                matches=t.matches,
+                wins=t.wins,
+                avg_placement=_ratio(t.placements, t.matches),
+                avg_score_per_deal=_ratio(t.score, t.deals),
+                exact_rate=_ratio(t.exact, t.deals),
+                timeouts=t.timeouts,
+                illegal=t.illegal,
+                disconnects=t.disconnects,
+                forfeits=t.forfeits,
+                disqualified=t.disqualified,
+            )
+        )
+    return rows
+
+
+def _round(x: float) -> float:
+    return round(x, DECIMALS) + 0.0  # + 0.0 turns -0.0 into 0.0
+
+
+def _ratio(num: float, den: int) -> float | None:
+    return _round(num / den) if den else None
+
+
+# --- writing and reading ------------------------------------------------------------
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    """Write via a temporary file in the same directory, then rename over ``path``:
+    a reader never sees half a file."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _csv_cell(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.{DECIMALS}f}"
+    return str(value)
+
+
+def to_csv(rows: Sequence[LeaderboardRow]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        writer.writerow([_csv_cell(getattr(row, c)) for c in COLUMNS])
+    return out.getvalue()
+
+
+def write_csv(rows: Sequence[LeaderboardRow], path: str | Path) -> None:
+    _write_atomic(Path(path), to_csv(rows))
+
+
+def to_json(
+    rows: Sequence[LeaderboardRow],
+    meta: Mapping[str, Any],
+    *,
+    params: RatingParams = DEFAULT_PARAMS,
+) -> str:
+    doc = {
+        "schema": SCHEMA,
+        "rating": params.as_dict(),
+        "meta": dict(meta),
+        "rows": [row.as_dict() for row in rows],
+    }
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_json(
+    rows: Sequence[LeaderboardRow],
+    path: str | Path,
+    meta: Mapping[str, Any],
+    *,
+    params: RatingParams = DEFAULT_PARAMS,
+) -> None:
+    _write_atomic(Path(path), to_json(rows, meta, params=params))
+
+
+def _row_from(values: Mapping[str, Any], where: str) -> LeaderboardRow:
+    """A row from JSON values or CSV strings; ``where`` prefixes any error."""
+    missing = [c for c in COLUMNS if c not in values]
+    if missing:
+        raise ResultsError(f"{where}: missing column(s) {', '.join(missing)}")
+    out: dict[str, Any] = {}
+    try:
+        for c in COLUMNS:
+            v = values[c]
+            if c == "bot":
+                if not isinstance(v, str):
+                    raise ValueError(v)
+                out[c] = v
+            elif c in _OPTIONAL_FLOATS and v in (None, ""):
+                out[c] = None
+            elif c in _FLOATS or c in _OPTIONAL_FLOATS:
+                if isinstance(v, bool) or v is None:
+                    raise ValueError(v)
+                out[c] = float(v)
+            else:
+                if isinstance(v, bool | float) or v is None:
+                    raise ValueError(v)
+                out[c] = int(v)
+    except (TypeError, ValueError):
+        raise ResultsError(f"{where}: bad value for {c!r}: {values[c]!r}") from None
+    return LeaderboardRow(**out)
+
+
+def read_leaderboard_json(path: str | Path) -> tuple[list[LeaderboardRow], dict[str, Any]]:
+    """Read a ``leaderboard.json``: its rows and its ``meta``."""
+    path = Path(path)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ResultsError(f"{path}: no such file") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ResultsError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
+        raise ResultsError(f"{path}: not a schema-{SCHEMA} leaderboard")
+    if not isinstance(doc.get("rows"), list) or not isinstance(doc.get("meta", {}), dict):
+        raise ResultsError(f"{path}: expected 'rows' (a list) and 'meta' (an object)")
+    rows = []
+    for i, values in enumerate(doc["rows"]):
+        if not isinstance(values, dict):
+            raise ResultsError(f"{path} row {i + 1}: expected an object")
+        rows.append(_row_from(values, f"{path} row {i + 1}"))
+    return rows, dict(doc.get("meta", {}))
+
+
+def read_csv(path: str | Path) -> list[LeaderboardRow]:
+    """Read a ``leaderboard.csv``."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ResultsError(f"{path}: no such file") from None
+    reader = csv.DictReader(io.StringIO(text))
+    # Line numbers count the header as line 1.
+    return [_row_from(values, f"{path} line {i}") for i, values in enumerate(reader, start=2)]
+
+
+# --- markdown -----------------------------------------------------------------------
+
+_MD_HEADERS = (
+    ("rank", "#"),
+    ("bot", "bot"),
+    ("conservative", "μ−3σ"),
+    ("mu", "μ"),
+    ("sigma", "σ"),
+    ("matches", "matches"),
+    ("wins", "wins"),
+    ("avg_placement", "avg place"),
+    ("avg_score_per_deal", "score/deal"),
+    ("exact_rate", "exact"),
+    ("timeouts", "timeouts"),
+    ("illegal", "illegal"),
+    ("disconnects", "disconnects"),
+    ("forfeits", "forfeits"),
+    ("disqualified", "DQ"),
+)
+
+
+def format_cell(column: str, value: object) -> str:
+    """A cell as shown to people (markdown and the console): 2 decimals, a percentage
+    for ``exact_rate``, a dash for no data."""
+    if value is None:
+        return "—"
+    if column == "exact_rate" and isinstance(value, float):
+        return f"{value:.1%}"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def to_markdown(rows: Sequence[LeaderboardRow]) -> str:
+    """A GitHub-flavoured markdown table, numbers right-aligned."""
+    head = "| " + " | ".join(h for _, h in _MD_HEADERS) + " |"
+    rule = "|" + "|".join(":---" if c == "bot" else "---:" for c, _ in _MD_HEADERS) + "|"
+    lines = [head, rule]
+    for row in rows:
+        cells = [format_cell(c, getattr(row, c)) for c, _ in _MD_HEADERS]
+        cells[1] = cells[1].replace("|", "\\|")
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"

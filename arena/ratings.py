@@ -1,0 +1,145 @@
+"""TrueSkill ratings of entrants, computed from ``matches.jsonl`` records.
+
+This is the one module that touches the ``trueskill`` package (old and untyped): it
+holds an explicit environment (never the global ``setup()``) and hands out our own
+frozen ``Rating`` values. A match is rated as a free-for-all of its teams, so any
+number of seats and any partnerships work; in Truf every seat is its own team.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import trueskill  # type: ignore[import-untyped]
+
+# The leaderboard's sort key is the conservative rating mu - K * sigma: with K = 3 a new
+# entrant (mu 25, sigma 25/3) starts at 0, and a bot must prove itself to rise.
+K = 3.0
+
+
+class RatingError(ValueError):
+    """A match record that cannot be rated."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RatingParams:
+    """The TrueSkill environment; written into ``leaderboard.json`` as ``rating``."""
+
+    mu: float = 25.0
+    sigma: float = 25.0 / 3
+    beta: float = 25.0 / 6  # TrueSkill's default sigma / 2: one beta is a ~76% win chance
+    tau: float = 25.0 / 300  # TrueSkill's default sigma / 100: keeps sigma from collapsing
+    # The chance that two equally skilled seats finish on the same total. Ties happen in
+    # Truf (C14) but rarely: random bots tie pairwise in 1.9% of classic matches
+    # (5,155 matches, 13 deals) and 1.5% of target matches (10,413 matches, 6 deals).
+    # TrueSkill's default of 0.10 would read every tie as a non-event and under-reward
+    # clear wins against close ones.
+    draw_probability: float = 0.02
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"model": "trueskill", **asdict(self), "conservative": f"mu - {K:g} * sigma"}
+
+
+DEFAULT_PARAMS = RatingParams()
+
+
+@dataclass(frozen=True)
+class Rating:
+    """One entrant's skill belief: mean ``mu`` and uncertainty ``sigma``."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def conservative(self) -> float:
+        """mu - 3 sigma: the skill we are ~99% sure the entrant has at least."""
+        return self.mu - K * self.sigma
+
+
+def match_order(record: Mapping[str, Any]) -> tuple[int, int, str]:
+    """Sort key for rating: schedule position, never completion order."""
+    return (int(record["round"]), int(record["table"]), str(record["match"]))
+
+
+def rating_ranks(record: Mapping[str, Any]) -> list[int]:
+    """Each team's rank for rating (1 is best; equal ranks are a draw).
+
+    A team's rank is the rank of its seats (the best of them, should they differ). A
+    team with a disqualified seat ranks below every team without one, whatever its
+    total; among themselves, disqualified teams keep their order. Ranks are then
+    renumbered as 1 + the number of teams strictly ahead, so ties stay shared.
+    """
+    teams: Sequence[Sequence[int]] = record["teams"]
+    ranks: Sequence[int] = record["ranks"]
+    disqualified: Sequence[bool] = record.get("disqualified") or [False] * len(ranks)
+    keys = [(any(disqualified[s] for s in team), min(ranks[s] for s in team)) for team in teams]
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
+class Ratings:
+    """The ratings of every entrant seen so far; unseen entrants have the prior."""
+
+    def __init__(self, params: RatingParams = DEFAULT_PARAMS) -> None:
+        self.params = params
+        self._env: Any = trueskill.TrueSkill(
+            mu=params.mu,
+            sigma=params.sigma,
+            beta=params.beta,
+            tau=params.tau,
+            draw_probability=params.draw_probability,
+        )
+        self._ratings: dict[str, Any] = {}  # name -> trueskill.Rating
+
+    def rating(self, name: str) -> Rating:
+        r = self._ratings.get(name)
+        if r is None:
+            return Rating(self.params.mu, self.params.sigma)
+        return Rating(float(r.mu), float(r.sigma))
+
+    def expose(self, name: str) -> float:
+        """The conservative rating mu - 3 sigma: the leaderboard's sort key."""
+        return self.rating(name).conservative
+
+    def names(self) -> list[str]:
+        """Entrants rated so far, sorted."""
+        return sorted(self._ratings)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._ratings
+
+    def rate_match(self, record: Mapping[str, Any]) -> None:
+        """Update the ratings of a match's entrants from its result.
+
+        Ratings depend on the order matches are rated in: give records sorted by
+        (round, table), or use ``rate_all``.
+        """
+        seats: Sequence[str] = record["seats"]
+        teams: Sequence[Sequence[int]] = record["teams"]
+        where = f"match {record.get('match')!r}"
+        if len(set(seats)) != len(seats):
+            raise RatingError(f"{where}: an entrant holds two seats: {list(seats)}")
+        if sorted(s for team in teams for s in team) != list(range(len(seats))):
+            raise RatingError(f"{where}: teams {teams} do not split seats 0..{len(seats) - 1}")
+        if len(teams) < 2:
+            raise RatingError(f"{where}: a match needs two teams to be rated")
+        groups = [{seats[s]: self._current(seats[s]) for s in team} for team in teams]
+        try:
+            rated = self._env.rate(groups, ranks=rating_ranks(record))
+        except (FloatingPointError, ZeroDivisionError) as exc:
+            # TrueSkill's float backend fails only for results far beyond any skill gap
+            # seen in play; better a clear error than a silently skipped match.
+            raise RatingError(f"{where}: TrueSkill cannot rate this result ({exc})") from None
+        for team in rated:
+            self._ratings.update(team)
+
+    def rate_all(self, records: Iterable[Mapping[str, Any]]) -> None:
+        """Rate matches in schedule order (round, table, match id), so that the order in
+        which concurrent tables finished never changes the ratings."""
+        for record in sorted(records, key=match_order):
+            self.rate_match(record)
+
+    def _current(self, name: str) -> Any:
+        r = self._ratings.get(name)
+        return self._env.create_rating() if r is None else r

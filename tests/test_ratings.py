@@ -1,0 +1,227 @@
+"""TrueSkill ratings from match records: any seat count, teams, ties and disqualifications."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from arena.ratings import (
+    DEFAULT_PARAMS,
+    Rating,
+    RatingError,
+    RatingParams,
+    Ratings,
+    rating_ranks,
+)
+
+PRIOR = Rating(25.0, 25.0 / 3)
+
+
+def ranks_of(totals: Sequence[float]) -> list[int]:
+    """Ruling C14: 1 + the number of seats with a strictly higher total."""
+    return [1 + sum(o > t for o in totals) for t in totals]
+
+
+def record(
+    seats: Sequence[str],
+    totals: Sequence[float],
+    *,
+    teams: Sequence[Sequence[int]] | None = None,
+    ranks: Sequence[int] | None = None,
+    disqualified: Sequence[bool] | None = None,
+    round: int = 1,
+    table: int = 1,
+) -> dict[str, Any]:
+    n = len(seats)
+    return {
+        "schema": 1,
+        "game": "test",
+        "match": f"r{round:04d}-t{table:02d}",
+        "round": round,
+        "table": table,
+        "seats": list(seats),
+        "teams": [list(t) for t in teams] if teams else [[s] for s in range(n)],
+        "totals": list(totals),
+        "ranks": list(ranks) if ranks else ranks_of(totals),
+        "deals": 13,
+        "exact": [0] * n,
+        "faults": {k: [0] * n for k in ("timeout", "illegal", "disconnect")},
+        "disqualified": list(disqualified) if disqualified else [False] * n,
+        "forfeit": [False] * n,
+    }
+
+
+def test_an_entrant_never_rated_has_the_prior_and_a_conservative_rating_of_zero() -> None:
+    ratings = Ratings()
+    assert ratings.rating("nobody") == PRIOR
+    assert ratings.expose("nobody") == pytest.approx(0.0, abs=1e-9)
+    assert "nobody" not in ratings
+
+
+def test_expose_is_mu_minus_three_sigma() -> None:
+    ratings = Ratings()
+    ratings.rate_match(record(["a", "b", "c", "d"], [3, -5, 0, 12]))
+    for name in "abcd":
+        r = ratings.rating(name)
+        assert ratings.expose(name) == pytest.approx(r.mu - 3 * r.sigma)
+
+
+def test_the_winner_rises_the_loser_falls_and_every_sigma_shrinks() -> None:
+    ratings = Ratings()
+    ratings.rate_match(record(["random", "greedy", "planner", "tracker"], [3, -5, 0, 12]))
+    mus = {n: ratings.rating(n).mu for n in ratings.names()}
+    assert mus["tracker"] > mus["random"] > mus["planner"] > mus["greedy"]
+    assert mus["tracker"] > PRIOR.mu > mus["greedy"]
+    for name in ratings.names():
+        assert ratings.rating(name).sigma < PRIOR.sigma
+
+
+def test_equal_totals_are_a_draw_that_moves_tied_seats_alike() -> None:
+    ratings = Ratings()
+    ratings.rate_match(record(["a", "b", "c", "d"], [10, 10, 0, -4]))
+    a, b = ratings.rating("a"), ratings.rating("b")
+    # TrueSkill's message passing stops at a small delta, so "alike" is to ~1e-3
+    assert a.mu == pytest.approx(b.mu, abs=1e-3)
+    assert a.sigma == pytest.approx(b.sigma, abs=1e-3)
+    assert a.mu > ratings.rating("c").mu > ratings.rating("d").mu
+
+
+def test_a_two_seat_draw_between_equals_leaves_mu_alone_and_shrinks_sigma() -> None:
+    ratings = Ratings()
+    ratings.rate_match(record(["a", "b"], [7, 7]))
+    for name in "ab":
+        assert ratings.rating(name).mu == pytest.approx(PRIOR.mu, abs=1e-6)
+        assert ratings.rating(name).sigma < PRIOR.sigma
+
+
+def test_a_disqualified_seat_ranks_last_for_rating_even_with_the_best_total() -> None:
+    rec = record(["a", "b", "c", "d"], [40, 5, 0, -3], disqualified=[True, False, False, False])
+    assert rec["ranks"] == [1, 2, 3, 4]
+    assert rating_ranks(rec) == [4, 1, 2, 3]
+    ratings = Ratings()
+    ratings.rate_match(rec)
+    assert ratings.rating("a").mu < min(ratings.rating(n).mu for n in "bcd")
+
+
+def test_disqualified_seats_keep_their_order_and_ties_among_themselves() -> None:
+    rec = record(
+        ["a", "b", "c", "d", "e"], [9, 9, 5, 5, 1], disqualified=[True, True, False, True, False]
+    )
+    # clean seats c (5) and e (1) first; then a, b tied on 9; then d on 5
+    assert rating_ranks(rec) == [3, 3, 1, 5, 2]
+
+
+def test_ties_among_clean_seats_stay_shared() -> None:
+    rec = record(["a", "b", "c", "d"], [2, 2, 2, 30], disqualified=[False, False, False, True])
+    assert rating_ranks(rec) == [1, 1, 1, 4]
+
+
+def test_a_team_with_a_disqualified_partner_ranks_below_every_clean_team() -> None:
+    rec = record(
+        ["a", "b", "c", "d"],
+        [20, 0, 20, 0],
+        teams=[[0, 2], [1, 3]],
+        ranks=[1, 3, 1, 3],
+        disqualified=[False, False, True, False],
+    )
+    assert rating_ranks(rec) == [2, 1]
+
+
+def test_a_partnership_game_moves_partners_together() -> None:
+    ratings = Ratings()
+    ratings.rate_match(
+        record(["a", "b", "c", "d"], [20, 0, 20, 0], teams=[[0, 2], [1, 3]], ranks=[1, 3, 1, 3])
+    )
+    a, b, c, d = (ratings.rating(n) for n in "abcd")
+    assert a.mu == pytest.approx(c.mu) and b.mu == pytest.approx(d.mu)
+    assert a.mu > PRIOR.mu > b.mu
+    # two teams of two: the update differs from a four-way free-for-all
+    solo = Ratings()
+    solo.rate_match(record(["a", "b", "c", "d"], [20, 0, 19, 1]))
+    assert solo.rating("a").mu != pytest.approx(a.mu)
+
+
+def test_teams_of_unequal_sizes_can_be_rated() -> None:
+    ratings = Ratings()
+    ratings.rate_match(record(["a", "b", "c"], [5, 1, 5], teams=[[0, 2], [1]], ranks=[1, 3, 1]))
+    assert ratings.rating("b").mu < PRIOR.mu < ratings.rating("a").mu
+
+
+@pytest.mark.parametrize("seats", [2, 3, 5, 6])
+def test_any_table_size_orders_mus_by_placement(seats: int) -> None:
+    names = [f"bot{i}" for i in range(seats)]
+    totals = [10 * (seats - i) for i in range(seats)]  # bot0 best
+    ratings = Ratings()
+    ratings.rate_match(record(names, totals))
+    mus = [ratings.rating(n).mu for n in names]
+    assert mus == sorted(mus, reverse=True)
+    assert mus[0] > PRIOR.mu > mus[-1]
+
+
+def test_an_entrant_always_winning_ends_on_top() -> None:
+    rng = random.Random(7)
+    field = ["ace", "b", "c", "d", "e", "f"]
+    ratings = Ratings()
+    records = []
+    for m in range(200):
+        seats = rng.sample(field, 4)
+        if "ace" not in seats:
+            seats[rng.randrange(4)] = "ace"
+        totals = [100 if s == "ace" else rng.randint(-20, 20) for s in seats]
+        records.append(record(seats, totals, round=m + 1))
+    ratings.rate_all(records)
+    ranked = sorted(field, key=ratings.expose, reverse=True)
+    assert ranked[0] == "ace"
+    assert ratings.expose("ace") > ratings.expose(ranked[1]) + 5
+
+
+def test_rate_all_uses_schedule_order_not_completion_order() -> None:
+    rng = random.Random(3)
+    field = ["a", "b", "c", "d", "e"]
+    records = []
+    for rnd in range(1, 6):
+        for tbl in (1, 2):
+            seats = rng.sample(field, 4)
+            records.append(record(seats, [rng.randint(-9, 9) for _ in seats], round=rnd, table=tbl))
+    in_order = Ratings()
+    for rec in records:
+        in_order.rate_match(rec)
+    for _ in range(5):
+        shuffled = records[:]
+        rng.shuffle(shuffled)
+        again = Ratings()
+        again.rate_all(shuffled)
+        for name in field:
+            assert again.rating(name).mu == pytest.approx(in_order.rating(name).mu, abs=1e-9)
+            assert again.rating(name).sigma == pytest.approx(in_order.rating(name).sigma, abs=1e-9)
+
+
+def test_the_environment_is_explicit_and_its_parameters_are_exposed() -> None:
+    params = DEFAULT_PARAMS.as_dict()
+    assert params["model"] == "trueskill"
+    assert params["mu"] == pytest.approx(25.0)
+    assert params["sigma"] == pytest.approx(25.0 / 3)
+    assert params["beta"] == pytest.approx(25.0 / 6)
+    assert params["tau"] == pytest.approx(25.0 / 300)
+    assert params["draw_probability"] == pytest.approx(0.02)
+    # a second environment with other settings does not disturb the first
+    rec = record(["a", "b", "c", "d"], [1, 1, 0, 0])
+    first = Ratings()
+    Ratings(RatingParams(draw_probability=0.3)).rate_match(rec)
+    first.rate_match(rec)
+    reference = Ratings()
+    reference.rate_match(rec)
+    assert first.rating("a") == reference.rating("a")
+
+
+def test_an_entrant_in_two_seats_cannot_be_rated() -> None:
+    with pytest.raises(RatingError, match="two seats"):
+        Ratings().rate_match(record(["a", "b", "a", "c"], [1, 2, 3, 4]))
+
+
+def test_teams_that_do_not_split_the_seats_cannot_be_rated() -> None:
+    with pytest.raises(RatingError, match="do not split seats"):
+        Ratings().rate_match(record(["a", "b", "c"], [1, 2, 3], teams=[[0], [1]]))
