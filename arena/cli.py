@@ -168,8 +168,7 @@ def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
         from arena.live import LiveDisplay
 
         display = LiveDisplay(out, total, plan.entrants, done=len(skip))
-        for record in done:
-            display.ratings.rate_match(record)
+        display.ratings.rate_all(done)
         if config.transport == "in-process":
             from arena.tournament import run_in_process
 
@@ -207,6 +206,63 @@ def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None
 
 
 @app.command()
+def serve(
+    *,
+    entrants: Annotated[int, typer.Option("--entrants", "-n", min=2, help="Wait for this many bots, then run the tournament.")],
+    rounds: RoundsOpt = 100,
+    variant: VariantO = VariantOpt.classic,
+    scoring: ScoringO = ScoringOpt.one,
+    multiplier: MultO = 2,
+    deals: DealsO = 0,
+    deals_file: DealsFileO = None,
+    seed: SeedO = 0,
+    results: ResultsO = None,
+    listen: ListenO = "127.0.0.1:50051",
+    decision_timeout: TimeoutO = 1.0,
+    strikes: StrikesO = 3,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
+) -> None:
+    """Host a referee for external bots: wait for N to connect, then run the tournament."""
+    from arena.referee.host import serve_tournament
+
+    try:
+        config = RunConfig(
+            rounds=rounds, bots=[], variant=variant.value, scoring=scoring.value,
+            multiplier=multiplier, deals=deals,
+            deals_file=str(deals_file) if deals_file else None, seed=seed,
+            transport="grpc", listen=listen, decision_timeout=decision_timeout, strikes=strikes,
+        )
+        directory = results or default_results_dir()
+        check_fresh(directory)
+        names = serve_tournament(config, entrants, directory, console=out, quiet=quiet)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    except (OSError, RuntimeError) as exc:
+        raise fail(str(exc)) from None
+    show_leaderboard(directory, names)
+
+
+@app.command()
+def bot(
+    name: Annotated[str, typer.Argument(help="A bundled bot (random, greedy, planner, tracker) or module:Class.")],
+    *,
+    connect: Annotated[str, typer.Option("--connect", help="The referee's HOST:PORT.")],
+    token: Annotated[str, typer.Option("--token", help="Your entrant token, if the organiser gave one.")] = "",
+    seed: Annotated[str, typer.Option("--seed", help="Seed for a bot that uses randomness.")] = "0",
+    capacity: Annotated[int, typer.Option("--capacity", min=1, help="Tables to play at once.")] = 1,
+) -> None:
+    """Run one bot against a referee (what `python -m bots.NAME --connect` does)."""
+    from arena.run import load_bot
+    from arena.sdk import BotRejected, run
+
+    try:
+        player = load_bot(name, seed)
+        run(player, connect, token=token, capacity=capacity)
+    except (ValueError, BotRejected, ConnectionError) as exc:
+        raise fail(str(exc)) from None
+
+
+@app.command()
 def leaderboard(
     directory: Annotated[Path, typer.Argument(help="A results directory (results/<run>/).")],
     *,
@@ -214,7 +270,7 @@ def leaderboard(
 ) -> None:
     """Re-render a saved leaderboard from a results directory."""
     from arena.console import leaderboard_table
-    from arena.leaderboard import build_leaderboard, load_matches, to_markdown, write_csv, write_json
+    from arena.leaderboard import build_leaderboard, load_matches, to_csv, to_json, to_markdown
 
     try:
         matches_path = directory / "matches.jsonl"
@@ -236,19 +292,9 @@ def leaderboard(
     elif format is Format.markdown:
         sys.stdout.write(to_markdown(rows))
     elif format is Format.csv:
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as tmp:
-            p = Path(tmp) / "l.csv"
-            write_csv(rows, p)
-            sys.stdout.write(p.read_text(encoding="utf-8"))
+        sys.stdout.write(to_csv(rows))
     else:
-        import tempfile
-
-        with tempfile.TemporaryDirectory() as tmp:
-            p = Path(tmp) / "l.json"
-            write_json(rows, p, {"matches": len(records), "results": str(directory)})
-            sys.stdout.write(p.read_text(encoding="utf-8"))
+        sys.stdout.write(to_json(rows, {"matches": len(records), "results": str(directory)}))
 
 
 @app.command()

@@ -75,11 +75,6 @@ def test_c1_nothing_may_be_played_once_the_match_is_over() -> None:
     assert_refused(m, 0, PLAYS[c("2S")], "C1")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: TrufMatch plays a DealSpec given directly without check_deal, "
-    "so a 12-card hand is accepted (C1)",
-)
 def test_c1_a_given_deal_with_a_short_hand_is_refused() -> None:
     short = (ONE_SUIT[0][:12], *ONE_SUIT[1:])
     with pytest.raises(DealError):
@@ -140,11 +135,6 @@ def test_c2_a_deal_file_that_breaks_c2_is_refused_naming_the_deal(tmp_path: Path
     assert "C2" in str(info.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine bug: TrufMatch plays a DealSpec given directly without check_deal, "
-    "so a deal that C2 throws in is dealt to the bots",
-)
 def test_c2_a_given_deal_that_breaks_c2_is_refused() -> None:
     bad = with_first_hand(ALL_NUMERALS)
     with pytest.raises(DealError, match="C2"):

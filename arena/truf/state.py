@@ -139,6 +139,13 @@ class TrufMatch:
         if len(self.names) != SEATS:
             raise ValueError(f"Truf seats {SEATS} entrants, got {len(self.names)}")
         self._given = tuple(deals) if deals else ()
+        for spec in self._given:  # C1/C2: a given deal must be one the dealer could deal
+            try:
+                check_deal(spec.hands)
+            except DealError as exc:
+                raise DealError(f"deal {spec.source}: {exc}") from None
+            if spec.dealer is not None and not 0 <= spec.dealer < SEATS:
+                raise DealError(f"deal {spec.source}: dealer {spec.dealer} is not a seat")
         self._target = self.rules.is_target
         self._face_down = not self._target  # C11 is classic only; T5 plays trumps face up
         self._bid_phase = Phase.DECLARE if self._target else Phase.BID

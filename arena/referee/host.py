@@ -1,0 +1,242 @@
+"""Hosting a tournament over gRPC: start the referee, seat the bots, run the schedule.
+
+``run_hosted_tournament`` launches the bundled bots as separate processes that
+connect over loopback (the default ``arena tournament``); ``serve`` waits for
+external bots (``arena serve``). Both play tables concurrently as far as the
+schedule and each bot's declared capacity allow, and write each match's results
+as it ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import subprocess
+import sys
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from arena.referee.server import Entrant, Referee, start_server
+from arena.referee.table import play_remote_match
+from arena.results import ResultsWriter
+from arena.run import RunConfig, base_name
+from arena.tournament import MatchOutcome, TournamentPlan
+
+MAX_TABLES = 8  # tables in play at once, at most
+CONNECT_TIMEOUT = 60.0
+BOT_CAPACITY = 4
+
+
+class HostError(RuntimeError):
+    """The tournament could not be hosted (a bot failed to start, a port is taken...)."""
+
+
+class Display(Protocol):
+    def update(self, record: dict[str, Any], decisions: int) -> None: ...
+
+
+@dataclass
+class Launched:
+    entrant: str
+    process: subprocess.Popen[bytes]
+    log: Path
+
+
+def bot_command(spec: str, address: str, token: str, seed: str) -> list[str]:
+    """The command that runs one bot as its own program."""
+    args = ["--connect", address, "--token", token, "--seed", seed, "--capacity", str(BOT_CAPACITY)]
+    if ":" in spec:
+        return [sys.executable, "-m", "arena.sdk", spec, *args]
+    return [sys.executable, "-m", f"bots.{spec}", *args]
+
+
+def launch_bots(
+    plan: TournamentPlan, tokens: dict[str, str], address: str, seed: int, logdir: Path
+) -> list[Launched]:
+    out = []
+    logdir.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])  # so `bots` imports from a checkout too
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    for token, name in tokens.items():
+        log = logdir / f"{name.replace('#', '-')}.log"
+        cmd = bot_command(base_name(name), address, token, f"{seed}:{name}")
+        with open(log, "wb") as f:
+            proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env)
+        out.append(Launched(name, proc, log))
+    return out
+
+
+async def wait_for_entrants(
+    referee: Referee, count: int, launched: list[Launched], timeout: float
+) -> None:
+    deadline = time.monotonic() + timeout
+    while sum(1 for e in referee.entrants if e.conn and not e.conn.closed) < count:
+        for bot in launched:
+            if bot.process.poll() is not None:
+                tail = bot.log.read_text(errors="replace")[-2000:] if bot.log.exists() else ""
+                raise HostError(
+                    f"bot {bot.entrant} exited with code {bot.process.returncode} before "
+                    f"connecting; its output ({bot.log}):\n{tail}"
+                )
+        left = deadline - time.monotonic()
+        if left <= 0:
+            missing = [e.name for e in referee.entrants if not e.conn]
+            raise HostError(
+                f"only {count - len(missing)} of {count} bots connected within {timeout:g} s"
+                + (f"; missing: {', '.join(missing)}" if missing else "")
+            )
+        referee.changed.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(referee.changed.wait(), min(left, 0.5))
+
+
+async def run_schedule(
+    plan: TournamentPlan,
+    entrants: dict[str, Entrant],
+    writer: ResultsWriter,
+    *,
+    skip: frozenset[str],
+    on_match: Callable[[MatchOutcome, int], None],
+    max_tables: int = MAX_TABLES,
+) -> int:
+    """Play every table not in ``skip``, several at once where capacities allow."""
+    queue = deque(t for t in plan.tables() if t.match_id not in skip)
+    busy = dict.fromkeys(entrants, 0)
+    running: dict[asyncio.Task[MatchOutcome], list[str]] = {}
+    decisions = 0
+    while queue or running:
+        for table in list(queue):
+            if len(running) >= max_tables:
+                break
+            names = [plan.entrants[i] for i in table.seats]
+            if all(busy[n] < entrants[n].capacity for n in names):
+                queue.remove(table)
+                for n in names:
+                    busy[n] += 1
+                task = asyncio.create_task(
+                    play_remote_match(
+                        plan.game,
+                        [entrants[n] for n in names],
+                        ctx=plan.context(table),
+                        strike_limit=plan.strike_limit,
+                    )
+                )
+                running[task] = names
+        if not running:  # nothing fits: should not happen, capacities are >= 1
+            raise HostError("no table can start: every entrant is busy")
+        done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+        for task in done:
+            for n in running.pop(task):
+                busy[n] -= 1
+            outcome = task.result()
+            writer.write_match(outcome.record, outcome.deals)
+            decisions += outcome.decisions
+            on_match(outcome, decisions)
+    return decisions
+
+
+def split_listen(listen: str) -> tuple[str, str]:
+    host, sep, port = listen.rpartition(":")
+    if not sep or not port.isdigit():
+        raise ValueError(f"--listen must be HOST:PORT, got {listen!r}")
+    return host or "127.0.0.1", port
+
+
+async def _host(
+    config: RunConfig,
+    plan: TournamentPlan,
+    writer: ResultsWriter,
+    skip: frozenset[str],
+    display: Display | None,
+) -> None:
+    host, _ = split_listen(config.listen)
+    tokens = {secrets.token_hex(16): name for name in plan.entrants}
+    referee = Referee(
+        decision_timeout=config.decision_timeout, strike_limit=config.strikes, tokens=tokens
+    )
+    server, port = await start_server(referee, config.listen)
+    address = f"{host}:{port}"
+    launched = launch_bots(plan, tokens, address, config.seed, writer.dir / "bots")
+    try:
+        await wait_for_entrants(referee, len(tokens), launched, CONNECT_TIMEOUT)
+        entrants = {e.name: e for e in referee.entrants}
+        await run_schedule(
+            plan,
+            entrants,
+            writer,
+            skip=skip,
+            on_match=lambda o, d: display.update(o.record, d) if display else None,
+        )
+        await referee.goodbye()
+    finally:
+        await server.stop(grace=1.0)
+        for bot in launched:
+            try:
+                bot.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                bot.process.kill()
+                bot.process.wait()
+
+
+def run_hosted_tournament(
+    config: RunConfig,
+    plan: TournamentPlan,
+    writer: ResultsWriter,
+    *,
+    skip: frozenset[str] = frozenset(),
+    display: Display | None = None,
+) -> None:
+    asyncio.run(_host(config, plan, writer, skip, display))
+
+
+async def _serve(
+    config: RunConfig, count: int, directory: Path, console: Any, quiet: bool
+) -> list[str]:
+    from arena.live import LiveDisplay
+    from arena.run import make_plan, tournament_json
+
+    host, _ = split_listen(config.listen)
+    referee = Referee(
+        decision_timeout=config.decision_timeout, strike_limit=config.strikes, open_seats=count
+    )
+    server, port = await start_server(referee, config.listen)
+    console.print(
+        f"referee listening on [bold]{host}:{port}[/]; waiting for {count} bots "
+        f"(try: python -m bots.random --connect {host}:{port})",
+        highlight=False,
+    )
+    try:
+        await wait_for_entrants(referee, count, [], timeout=float("inf"))
+        names = [e.name for e in referee.entrants]
+        config.bots = names
+        plan = make_plan(config)
+        with ResultsWriter(directory) as writer:
+            writer.write_config(tournament_json(config, plan, {}))
+            display = LiveDisplay(console, len(plan.tables()), plan.entrants)
+            entrants = {e.name: e for e in referee.entrants}
+            if quiet:
+                await run_schedule(plan, entrants, writer, skip=frozenset(), on_match=lambda o, d: None)
+            else:
+                with display:
+                    await run_schedule(
+                        plan, entrants, writer, skip=frozenset(),
+                        on_match=lambda o, d: display.update(o.record, d),
+                    )
+        await referee.goodbye()
+        return names
+    finally:
+        await server.stop(grace=1.0)
+
+
+def serve_tournament(
+    config: RunConfig, count: int, directory: Path, *, console: Any, quiet: bool = False
+) -> list[str]:
+    """Wait for ``count`` external bots, run the tournament, return the entrant names."""
+    return asyncio.run(_serve(config, count, directory, console, quiet))

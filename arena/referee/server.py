@@ -1,0 +1,356 @@
+"""The gRPC referee: bots dial in, say hello, and answer decision requests.
+
+One bidirectional stream per bot (``ArenaService.Play``). The referee owns the
+protocol's edge: it turns wire messages into engine actions and faults into
+``AnswerRejected`` messages and gRPC status codes; everything inside is
+transport-free (``arena.referee.table``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+from google.protobuf.timestamp_pb2 import Timestamp
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+
+from arena import __version__
+from arena._proto.truf.arena.v1 import arena_pb2 as pb
+from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.faults import FaultKind
+from arena.referee.table import BotFault
+from arena.tournament import MatchContext
+from arena.truf.errors import ActionFormatError
+from arena.wire import truf as truf_wire
+
+PROTOCOL_VERSION = 1
+MAX_MESSAGE_BYTES = 64 * 1024  # a Truf view is well under 2 KiB
+HELLO_TIMEOUT = 10.0
+SERVICE_NAME = pb.DESCRIPTOR.services_by_name["ArenaService"].full_name
+
+REASON = {
+    FaultKind.TIMEOUT: pb.AnswerRejected.REASON_LATE,
+    FaultKind.ILLEGAL: pb.AnswerRejected.REASON_ILLEGAL_ACTION,
+    FaultKind.UNPARSEABLE: pb.AnswerRejected.REASON_UNPARSEABLE,
+    FaultKind.WRONG_REQUEST: pb.AnswerRejected.REASON_WRONG_REQUEST_ID,
+}
+
+
+class HelloError(Exception):
+    def __init__(self, code: grpc.StatusCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Pending:
+    future: asyncio.Future[Any]
+    legal: Sequence[Any]
+    ctx: MatchContext
+    seat: int
+
+
+@dataclass
+class Connection:
+    """One live stream to a bot."""
+
+    entrant: Entrant
+    capacity: int
+    outbox: asyncio.Queue[pb.PlayResponse | None] = field(default_factory=asyncio.Queue)
+    pending: dict[int, Pending] = field(default_factory=dict)
+    expired: deque[int] = field(default_factory=lambda: deque(maxlen=256))
+    closed: bool = False
+
+    def send(self, msg: pb.PlayResponse) -> None:
+        if not self.closed:
+            self.outbox.put_nowait(msg)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            for p in self.pending.values():
+                if not p.future.done():
+                    p.future.set_exception(
+                        BotFault(FaultKind.DISCONNECT, "the bot's connection dropped")
+                    )
+            self.pending.clear()
+            self.outbox.put_nowait(None)
+
+
+class Entrant:
+    """A tournament entrant: a ``SeatLink`` that outlives any one connection."""
+
+    def __init__(self, name: str, referee: Referee, token: str | None = None) -> None:
+        self.name = name
+        self.token = token
+        self.referee = referee
+        self.conn: Connection | None = None
+        self.connected = asyncio.Event()
+        self.bot_name = ""
+        self.bot_version = ""
+
+    @property
+    def capacity(self) -> int:
+        return self.conn.capacity if self.conn else 1
+
+    async def decide(
+        self, *, ctx: MatchContext, seat: int, view: Any, legal: Sequence[Any]
+    ) -> Any:
+        conn = self.conn
+        if conn is None or conn.closed:
+            raise BotFault(FaultKind.DISCONNECT, "the bot is not connected")
+        referee = self.referee
+        rid = next(referee.request_ids)
+        timeout = referee.decision_timeout
+        msg = pb.PlayResponse()
+        req = msg.decision_request
+        req.request_id = rid
+        req.table_id = f"{ctx.match_id}"
+        req.match_id = ctx.match_id
+        req.deal = view.deal
+        req.seat = seat
+        req.timeout_ms = int(timeout * 1000)
+        req.deadline.FromNanoseconds(time.time_ns() + int(timeout * 1e9))
+        truf_wire.fill_decision(req.truf, view, legal)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        conn.pending[rid] = Pending(future, legal, ctx, seat)
+        conn.send(msg)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            conn.expired.append(rid)
+            raise BotFault(
+                FaultKind.TIMEOUT, f"no answer to request {rid} within {timeout:g} s"
+            ) from None
+        finally:
+            conn.pending.pop(rid, None)
+
+    async def notify_deal(self, *, ctx: MatchContext, seat: int, record: dict[str, Any]) -> None:
+        if self.conn is not None:
+            msg = pb.PlayResponse()
+            res = msg.deal_result
+            res.table_id = ctx.match_id
+            res.match_id = ctx.match_id
+            res.deal = int(record["deal"])
+            truf_wire.fill_deal_result(res.truf, record)
+            self.conn.send(msg)
+
+    async def notify_match(self, *, ctx: MatchContext, seat: int, result: dict[str, Any]) -> None:
+        if self.conn is not None:
+            msg = pb.PlayResponse()
+            res = msg.match_result
+            res.table_id = ctx.match_id
+            res.match_id = ctx.match_id
+            res.names.extend(result["seats"])
+            res.seat = seat
+            res.totals.extend(result["totals"])
+            res.ranks.extend(result["ranks"])
+            self.conn.send(msg)
+
+    def rejected(self, *, ctx: MatchContext, seat: int, fault: BotFault, strikes: int) -> None:
+        if self.conn is None or fault.kind is FaultKind.DISCONNECT:
+            return
+        msg = pb.PlayResponse()
+        rej = msg.answer_rejected
+        rej.reason = REASON.get(fault.kind, pb.AnswerRejected.REASON_ILLEGAL_ACTION)
+        rej.detail = f"{ctx.match_id} seat {seat}: {fault.detail}"
+        rej.strikes = strikes
+        rej.strikes_allowed = self.referee.strike_limit
+        self.conn.send(msg)
+
+
+class Referee(pb_grpc.ArenaServiceServicer):
+    """The servicer: admits bots and routes their answers to pending requests."""
+
+    def __init__(
+        self,
+        *,
+        decision_timeout: float = 1.0,
+        strike_limit: int = 3,
+        tokens: dict[str, str] | None = None,
+        open_seats: int = 0,
+    ) -> None:
+        self.decision_timeout = decision_timeout
+        self.strike_limit = strike_limit
+        self.request_ids = itertools.count(1)
+        self.entrants: list[Entrant] = []
+        self.by_token: dict[str, Entrant] = {}
+        for token, name in (tokens or {}).items():
+            e = Entrant(name, self, token)
+            self.entrants.append(e)
+            self.by_token[token] = e
+        self.open_seats = open_seats  # entrants admitted by name when no tokens are used
+        self.changed = asyncio.Event()
+
+    # -------------------------------------------------------------- admission
+
+    def _admit(self, hello: pb.Hello) -> Entrant:
+        if hello.protocol_version != PROTOCOL_VERSION:
+            raise HelloError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"protocol version {hello.protocol_version} is not supported; "
+                f"this referee speaks version {PROTOCOL_VERSION}",
+            )
+        if not hello.bot_name:
+            raise HelloError(grpc.StatusCode.INVALID_ARGUMENT, "hello.bot_name is empty")
+        if self.by_token:
+            entrant = self.by_token.get(hello.token)
+            if entrant is None:
+                raise HelloError(
+                    grpc.StatusCode.UNAUTHENTICATED,
+                    "hello.token is missing or unknown: ask the organiser for your token",
+                )
+        else:
+            if len(self.entrants) >= self.open_seats:
+                raise HelloError(
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    f"the tournament is full ({self.open_seats} entrants)",
+                )
+            taken = {e.name for e in self.entrants}
+            name = hello.bot_name
+            n = 1
+            while name in taken:
+                n += 1
+                name = f"{hello.bot_name}#{n}"
+            entrant = Entrant(name, self)
+            self.entrants.append(entrant)
+        if entrant.conn is not None and not entrant.conn.closed:
+            raise HelloError(
+                grpc.StatusCode.ALREADY_EXISTS,
+                f"entrant {entrant.name} is already connected with this token",
+            )
+        entrant.bot_name, entrant.bot_version = hello.bot_name, hello.bot_version
+        return entrant
+
+    async def Play(  # noqa: N802 (gRPC method name)
+        self, request_iterator: AsyncIterator[pb.PlayRequest], context: grpc.aio.ServicerContext
+    ) -> AsyncIterator[pb.PlayResponse]:
+        try:
+            first = await asyncio.wait_for(anext(request_iterator), HELLO_TIMEOUT)
+        except (TimeoutError, StopAsyncIteration):
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"no hello within {HELLO_TIMEOUT:g} s: the first message must be a Hello",
+            )
+            return
+        if first.WhichOneof("message") != "hello":
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "the first message must be a Hello"
+            )
+            return
+        try:
+            entrant = self._admit(first.hello)
+        except HelloError as exc:
+            await context.abort(exc.code, exc.message)
+            return
+        conn = Connection(entrant, max(1, first.hello.capacity))
+        entrant.conn = conn
+        entrant.connected.set()
+        self.changed.set()
+        welcome = pb.PlayResponse()
+        w = welcome.welcome
+        w.protocol_version = PROTOCOL_VERSION
+        w.entrant = entrant.name
+        w.server_version = __version__
+        w.decision_timeout_ms = int(self.decision_timeout * 1000)
+        w.max_message_bytes = MAX_MESSAGE_BYTES
+        yield welcome
+        reader = asyncio.create_task(self._read(conn, request_iterator))
+        try:
+            while True:
+                msg = await conn.outbox.get()
+                if msg is None:
+                    break
+                yield msg
+        finally:
+            reader.cancel()
+            conn.close()
+            if entrant.conn is conn:
+                entrant.connected.clear()
+            self.changed.set()
+
+    async def _read(self, conn: Connection, requests: AsyncIterator[pb.PlayRequest]) -> None:
+        try:
+            async for msg in requests:
+                if msg.WhichOneof("message") != "answer":
+                    continue  # a second hello or an empty message: ignored
+                self._on_answer(conn, msg.answer)
+        except (grpc.aio.AioRpcError, asyncio.CancelledError):
+            pass
+        finally:
+            conn.close()
+
+    def _on_answer(self, conn: Connection, answer: pb.Answer) -> None:
+        pending = conn.pending.get(answer.request_id)
+        if pending is None:
+            if answer.request_id in conn.expired:  # late: discarded, never applied later
+                rej = pb.PlayResponse()
+                rej.answer_rejected.request_id = answer.request_id
+                rej.answer_rejected.reason = pb.AnswerRejected.REASON_LATE
+                rej.answer_rejected.detail = "the answer came after the deadline; discarded"
+                conn.send(rej)
+                return
+            # A wrong request id: it answers the oldest open request, which fails.
+            if conn.pending:
+                oldest = conn.pending[min(conn.pending)]
+                if not oldest.future.done():
+                    oldest.future.set_exception(
+                        BotFault(
+                            FaultKind.WRONG_REQUEST,
+                            f"answer names request {answer.request_id}, which is not open",
+                        )
+                    )
+            return
+        if pending.future.done():
+            return
+        choice = answer.WhichOneof("choice")
+        try:
+            if choice == "index":
+                pending.future.set_result(int(answer.index))
+            elif choice == "truf":
+                pending.future.set_result(truf_wire.action_from_proto(answer.truf))
+            else:
+                raise ActionFormatError("the answer holds neither an index nor an action")
+        except ActionFormatError as exc:
+            pending.future.set_exception(BotFault(FaultKind.UNPARSEABLE, str(exc)))
+
+    async def goodbye(self, message: str = "the tournament is over") -> None:
+        for e in self.entrants:
+            if e.conn is not None:
+                msg = pb.PlayResponse()
+                msg.tournament_over.message = message
+                e.conn.send(msg)
+                e.conn.close()
+
+
+async def start_server(referee: Referee, listen: str) -> tuple[grpc.aio.Server, int]:
+    """Start the referee with health and reflection; returns the server and bound port."""
+    server = grpc.aio.server(
+        options=[
+            ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+            ("grpc.max_send_message_length", 4 * MAX_MESSAGE_BYTES),
+        ]
+    )
+    pb_grpc.add_ArenaServiceServicer_to_server(referee, server)
+    health_servicer = health.aio.HealthServicer()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    reflection.enable_server_reflection(
+        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+         reflection.SERVICE_NAME),
+        server,
+    )
+    port = server.add_insecure_port(listen)
+    if port == 0:
+        raise OSError(f"cannot listen on {listen}")
+    await server.start()
+    await health_servicer.set(SERVICE_NAME, health_pb2.HealthCheckResponse.SERVING)
+    await health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
+    return server, port

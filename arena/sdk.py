@@ -1,0 +1,205 @@
+"""The Python bot SDK: write one class, call ``run(address)``.
+
+    from arena.bot import BaseBot
+    from arena.sdk import run
+
+    class MyBot(BaseBot):
+        name = "mybot"
+        version = "1.0"
+
+        def act(self, view, legal):
+            return legal[0]          # or an index: return 0
+
+    run(MyBot(), "127.0.0.1:50051", token="...")
+
+The SDK does the handshake, keeps the stream, reconnects when the connection drops,
+and turns each decision request into the same ``SeatView`` and action objects the
+in-process arena uses, so one class plays both ways. From a shell, any bot class runs
+as ``python -m arena.sdk module:Class --connect HOST:PORT``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import queue
+import sys
+import time
+import traceback
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import grpc
+from google.protobuf import json_format
+
+from arena._proto.truf.arena.v1 import arena_pb2 as pb
+from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.bot import Bot
+from arena.wire import truf as truf_wire
+
+PROTOCOL_VERSION = 1
+FATAL = {
+    grpc.StatusCode.UNAUTHENTICATED,
+    grpc.StatusCode.ALREADY_EXISTS,
+    grpc.StatusCode.INVALID_ARGUMENT,
+    grpc.StatusCode.FAILED_PRECONDITION,
+    grpc.StatusCode.RESOURCE_EXHAUSTED,
+    grpc.StatusCode.PERMISSION_DENIED,
+}
+
+
+class BotRejected(RuntimeError):
+    """The referee refused this bot (bad token, already connected, wrong protocol...)."""
+
+
+def _log(message: str) -> None:
+    print(f"[bot] {message}", file=sys.stderr, flush=True)
+
+
+def answer_for(bot: Bot, request: pb.DecisionRequest) -> pb.PlayRequest:
+    """Ask the bot and build the answer message (by index when the action is in the list)."""
+    view, legal = truf_wire.decision_from_proto(request.truf)
+    msg = pb.PlayRequest()
+    ans = msg.answer
+    ans.request_id = request.request_id
+    try:
+        choice = bot.act(view, legal)
+    except Exception:  # the author's bug: show it, and keep the seat alive
+        _log(f"act() raised on request {request.request_id}; answering the first legal action:")
+        traceback.print_exc()
+        choice = 0
+    if type(choice) is int:
+        ans.index = choice
+        return msg
+    try:
+        ans.index = list(legal).index(choice)
+    except ValueError:
+        ans.truf.CopyFrom(truf_wire.action_to_proto(choice))  # the referee will say why
+    return msg
+
+
+class Session:
+    """One connection: hello, then answer requests until the tournament ends."""
+
+    def __init__(self, bot: Bot, address: str, token: str, capacity: int) -> None:
+        self.bot = bot
+        self.address = address
+        self.token = token
+        self.capacity = capacity
+        self.outbox: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
+        self.entrant = ""
+
+    def _requests(self) -> Iterator[pb.PlayRequest]:
+        hello = pb.PlayRequest()
+        h = hello.hello
+        h.protocol_version = PROTOCOL_VERSION
+        h.bot_name = getattr(self.bot, "name", type(self.bot).__name__)
+        h.bot_version = str(getattr(self.bot, "version", "0"))
+        h.token = self.token
+        h.capacity = self.capacity
+        h.games.append("truf")
+        yield hello
+        while True:
+            msg = self.outbox.get()
+            if msg is None:
+                return
+            yield msg
+
+    def run(self) -> bool:
+        """Returns True when the referee said the tournament is over."""
+        with grpc.insecure_channel(self.address) as channel:
+            stub = pb_grpc.ArenaServiceStub(channel)
+            try:
+                for msg in stub.Play(self._requests()):
+                    kind = msg.WhichOneof("message")
+                    if kind == "decision_request":
+                        self.outbox.put(answer_for(self.bot, msg.decision_request))
+                    elif kind == "welcome":
+                        self.entrant = msg.welcome.entrant
+                        _log(f"connected to {self.address} as {self.entrant}")
+                    elif kind == "deal_result":
+                        hook = getattr(self.bot, "deal_over", None)
+                        if hook is not None:
+                            hook(truf_wire.deal_result_from_proto(msg.deal_result.truf))
+                    elif kind == "match_result":
+                        hook = getattr(self.bot, "match_over", None)
+                        if hook is not None:
+                            hook(_as_dict(msg.match_result))
+                    elif kind == "answer_rejected":
+                        r = msg.answer_rejected
+                        _log(
+                            f"answer to request {r.request_id} rejected "
+                            f"({pb.AnswerRejected.Reason.Name(r.reason)}): {r.detail} "
+                            f"[strikes {r.strikes}/{r.strikes_allowed}]"
+                        )
+                    elif kind == "tournament_over":
+                        _log(f"tournament over: {msg.tournament_over.message}")
+                        return True
+            finally:
+                self.outbox.put(None)
+        return False
+
+
+def _as_dict(message: Any) -> dict[str, Any]:
+    return json_format.MessageToDict(message, preserving_proto_field_name=True)
+
+
+def run(
+    bot: Bot,
+    address: str,
+    *,
+    token: str = "",
+    capacity: int = 1,
+    retry_for: float = 30.0,
+) -> None:
+    """Connect and play until the referee ends the tournament. Reconnects (with the same
+    token) when the connection drops, for up to ``retry_for`` seconds at a time."""
+    delay = 0.1
+    give_up = time.monotonic() + retry_for
+    while True:
+        try:
+            if Session(bot, address, token, capacity).run():
+                return
+            _log("the referee closed the stream; reconnecting")
+        except grpc.RpcError as exc:
+            code = exc.code() if hasattr(exc, "code") else None
+            if code in FATAL:
+                raise BotRejected(f"{code.name}: {exc.details()}") from None
+            _log(f"connection to {address} failed ({code.name if code else exc}); retrying")
+        else:
+            give_up = time.monotonic() + retry_for
+        if time.monotonic() > give_up:
+            raise ConnectionError(f"cannot reach the referee at {address} for {retry_for:g} s")
+        time.sleep(delay)
+        delay = min(delay * 2, 2.0)
+
+
+def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) -> None:
+    """Command line for a bot program: ``--connect HOST:PORT [--token T] [--seed S]``."""
+    parser = argparse.ArgumentParser(description="Run a Truf bot against an arena referee.")
+    if bot_class is None:
+        parser.add_argument("bot", help="the bot: a bundled name or module:Class")
+    parser.add_argument("--connect", required=True, metavar="HOST:PORT", help="referee address")
+    parser.add_argument("--token", default="", help="entrant token from the organiser")
+    parser.add_argument("--seed", default="0", help="seed for a bot that uses randomness")
+    parser.add_argument("--capacity", type=int, default=1, help="tables to play at once")
+    args = parser.parse_args(argv)
+    if bot_class is None:
+        spec = args.bot
+        module, _, attr = spec.partition(":")
+        bot_class = getattr(importlib.import_module(module if attr else f"bots.{spec}"), attr or "Bot")
+    try:
+        bot = bot_class(seed=args.seed)
+    except TypeError:
+        bot = bot_class()
+    try:
+        run(bot, args.connect, token=args.token, capacity=max(1, args.capacity))
+    except (BotRejected, ConnectionError) as exc:
+        _log(f"error: {exc}")
+        raise SystemExit(1) from None
+    except KeyboardInterrupt:
+        raise SystemExit(130) from None
+
+
+if __name__ == "__main__":
+    main()
