@@ -3,4 +3,4 @@
 
 from __future__ import annotations
 
-BUNDLED = ("random",)
+BUNDLED = ("random", "greedy", "planner", "tracker")
