@@ -1,21 +1,22 @@
 """planner: bids for the mode the bids will make, and plays each card for its score.
 
 Bidding (C3..C5, C13) weighs every bid card by its expected score: how the other three
-bids may sum (a prior over what seats tend to bid), hence how likely atas or bawah is,
-whether the card would be the highest and so name trump and the lead, and this hand's
-expected tricks in each case (per-card tables fitted to self-play). Under method 1,
-atas scores tricks - bid and bawah bid - tricks, so it bids low when atas is likely and
-as high as it dares when bawah is. At exactly 13 it picks the mode its hand scores more
-in. Target declarations (T2..T6) are weighed the same way: the chance of hitting each
-target with this hand, what a miss costs in the likely mode, and the highest target that
-a target of 0 earns.
+bids may sum (a fixed prior over what a seat bids), hence how likely atas or bawah is,
+whether the card would be the highest and so name trump and the lead (C4, C8), and the
+tricks this hand should take in each case -- per-card tables fitted to self-play for
+atas, and a rough count for bawah. Under method 1 atas scores tricks - bid and bawah
+bid - tricks, so it bids low when atas is likely and as high as it dares when bawah is.
+At exactly 13 it picks the mode its hand scores more in (bids +1 or -1). Target
+declarations (T2..T6) are weighed the same way: the chance of hitting each target with
+this hand, what a miss costs in the likely mode, and the highest target that a target of
+0 earns.
 
 Play estimates, for each legal card, the chance it takes the trick and what it is worth
-to keep (the chance it would win as a lead later; in bawah, the danger of being forced to
-win with it), and plays to the mode: in atas, win as cheaply as is safe; in bawah, duck
-and shed dangerous cards. In target it fights for tricks until its target is reached,
+to keep (its chance to win as a lead later; in bawah, the danger of being forced to win
+with it), and plays to the mode: in atas, win as cheaply as is safe; in bawah, duck and
+shed dangerous cards. In target it fights for tricks until its target is reached,
 spending its surplus winners first, then ducks. It has no memory: every card it cannot
-see now (played or not) might still be in any other hand.
+see now, played or not, might still be in another hand.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from arena.cards import SUIT_MASKS, VALUES, Card
 from arena.truf.actions import Action, ChooseMode, Declare, Mode
 from arena.truf.bidding import CLASSIC_SUIT_STRENGTH
 from arena.truf.view import SeatView
-from bots.greedy import TrickState, play_cards, suit_lengths
+from bots.greedy import TrickState, count_tricks, play_cards, suit_lengths
 
 FULL = (1 << 52) - 1
 ABOVE = tuple(SUIT_MASKS[c // 13] & ~((2 << c) - 1) for c in range(52))  # same suit, higher
@@ -103,15 +104,6 @@ def future_high(keep: float, left: int) -> float:
     return min(float(left), max(0.0, est))
 
 
-def future_low(danger: float, left: int) -> float:
-    """Tricks a hand still takes in ``left`` tricks when it tries to lose them, from the
-    sum of its cards' chances to win as leads now (fitted to self-play)."""
-    if left <= 0:
-        return 0.0
-    est = 0.178 + 0.403 * danger - 0.123 * left + 0.239 * danger * left / 13
-    return min(float(left), max(0.0, est))
-
-
 # How far a seat's tricks land from its target (-4..+4), in percent, given how many
 # tricks the hand would take fighting for every trick minus the target (in half-trick
 # steps, -3..+3), for target 0 and for other targets (fitted to self-play).
@@ -138,14 +130,44 @@ TARGET_SPREAD = {
     (True, 6): (0, 0, 0, 0, 10, 27, 26, 17, 21),
 }
 
-# Another seat's target (0..19), as the bots of this arena tend to declare.
-TARGET_PRIOR = tuple(
-    p / 1.002
-    for p in (
-        0.028, 0.090, 0.186, 0.197, 0.126, 0.081, 0.039, 0.045, 0.034, 0.038,
-        0.036, 0.021, 0.017, 0.013, 0.009, 0.012, 0.010, 0.009, 0.006, 0.005,
-    )
+# Another seat's target (0..19): a mixture of a seat declaring at random and one
+# declaring about the tricks it counts.
+_TARGET_WEIGHTS = (
+    0.028, 0.090, 0.186, 0.197, 0.126, 0.081, 0.039, 0.045, 0.034, 0.038,
+    0.036, 0.021, 0.017, 0.013, 0.009, 0.012, 0.010, 0.009, 0.006, 0.005,
 )  # fmt: skip
+TARGET_PRIOR = tuple(w / sum(_TARGET_WEIGHTS) for w in _TARGET_WEIGHTS)
+
+
+TargetOdds = tuple[list[float], list[list[float]], float]
+_TARGET_ODDS: dict[tuple[tuple[float, ...], ...], TargetOdds] = {}
+
+
+def target_odds(dists: Sequence[Sequence[float]]) -> TargetOdds:
+    """From the other seats' target distributions: the distribution of their sum, each
+    one's cumulative distribution, and the expected highest of them (cached)."""
+    key = tuple(tuple(d) for d in dists)
+    cached = _TARGET_ODDS.get(key)
+    if cached is not None:
+        return cached
+    cdfs = []
+    for d in dists:
+        acc, cdf = 0.0, []
+        for p in d:
+            acc += p
+            cdf.append(acc)
+        cdfs.append(cdf)
+    # E[highest target of the others]: sum over m >= 1 of P(max >= m).
+    emax = 0.0
+    for m in range(1, len(cdfs[0])):
+        all_below = 1.0
+        for cdf in cdfs:
+            all_below *= cdf[m - 1]
+        emax += 1.0 - all_below
+    if len(_TARGET_ODDS) > 256:
+        _TARGET_ODDS.clear()
+    out = _TARGET_ODDS[key] = (sum_dist(dists), cdfs, emax)
+    return out
 
 
 def target_spread(target: int, strength: float) -> tuple[int, ...]:
@@ -176,8 +198,15 @@ def target_value(target: int, strength: float, p_atas: float, top: float) -> flo
     return ev / 100
 
 
-# Another seat's bid value (0..10), as the bots of this arena tend to bid.
+# Another seat's bid value (0..10): a broad prior, a court card (0) the likeliest.
 BID_PRIOR = (0.25, 0.08, 0.09, 0.09, 0.08, 0.07, 0.07, 0.07, 0.07, 0.07, 0.06)
+
+
+# Sums of the other bids (and the share of them below each bid), by the bid
+# distributions they came from: the planner's never change, so it computes them once.
+_BID_SUMS: dict[
+    tuple[tuple[float, ...], ...], tuple[list[float], dict[tuple[int, int], list[float]]]
+] = {}
 
 
 def sum_dist(dists: Sequence[Sequence[float]]) -> list[float]:
@@ -234,13 +263,18 @@ def bid_value(
 class Knowledge:
     """Where the cards this seat cannot see may be, as probabilities.
 
-    ``out`` holds the cards that may still be in another seat's hand; ``known[j]`` the
-    cards known to be in seat j's hand; ``void[j]`` the suits (bits) seat j cannot hold.
-    Every other out card is placed in seat j with probability ``q[j][suit]``,
-    proportional to the unknown cards j holds, among the seats that may hold the suit.
+    ``mine`` is this seat's hand (a mask). ``out`` holds the cards that may still be in
+    another seat's hand; ``known[j]`` the cards known to be in seat j's hand; ``void[j]``
+    the suits (bits) seat j cannot hold. Every other out card is in seat j with
+    probability ``q[j][suit]``, from the number of unknown cards j holds and the seats
+    that may hold the suit. Without memory (``memoryless``), ``out`` also holds the cards
+    already played, and a card is in seat j's hand with probability (cards j holds) /
+    (cards unseen).
     """
 
-    __slots__ = ("free", "known", "others", "out", "q", "trump", "unknown", "void")
+    __slots__ = (
+        "free", "known", "memo", "mine", "others", "out", "q", "trump", "unknown", "void",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -249,28 +283,76 @@ class Knowledge:
         free: dict[int, int],
         known: dict[int, int],
         void: dict[int, int],
+        mine: int,
+        memoryless: bool = False,
     ) -> None:
         self.trump = trump
+        self.mine = mine
         self.out = out
         self.free = free
         self.known = known
         self.void = void
         self.others = tuple(free)
+        self.memo: dict[tuple[object, ...], float] = {}
         all_known = 0
         for m in known.values():
             all_known |= m
         self.unknown = out & ~all_known
-        q: dict[int, list[float]] = {}
         slots = {j: max(0, free[j] - known[j].bit_count()) for j in self.others}
-        for j in self.others:
-            q[j] = [0.0, 0.0, 0.0, 0.0]
+        if memoryless:
+            self.q = self._spread_evenly(slots)
+        else:
+            self.q = self._fit_counts(slots)
+
+    def _spread_evenly(self, slots: dict[int, int]) -> dict[int, list[float]]:
+        """A card unseen (maybe played) is in j's hand with chance slots / cards unseen."""
+        void = self.void
+        unseen = self.unknown.bit_count()
+        q: dict[int, list[float]] = {j: [0.0, 0.0, 0.0, 0.0] for j in self.others}
         for s in range(4):
             total = sum(slots[j] for j in self.others if not void[j] >> s & 1)
+            total = max(total, unseen)
             if total:
                 for j in self.others:
                     if not void[j] >> s & 1:
                         q[j][s] = min(1.0, slots[j] / total)
-        self.q = q
+        return q
+
+    def _fit_counts(self, slots: dict[int, int]) -> dict[int, list[float]]:
+        """Expected counts of each suit's unknown cards per seat, fitted (iterative
+        proportional fitting) so that every seat's hand size and every suit's count add
+        up, with none in a suit a seat is void in; a face-down trump still in the open
+        trick (C11) is a holder of its own. q = expected count / cards of the suit."""
+        void = self.void
+        counts = [(self.unknown & SUIT_MASKS[s]).bit_count() for s in range(4)]
+        spare = sum(counts) - sum(slots.values())
+        if spare <= 0 and not any(void.values()):
+            total = sum(slots.values())  # no constraint to fit: plain shares
+            return {j: [n / total if total else 0.0] * 4 for j, n in slots.items()}
+        rows = [
+            (slots[j], [0.0 if void[j] >> s & 1 else 1.0 for s in range(4)]) for j in self.others
+        ]
+        if spare > 0:  # hidden trumps in the open trick
+            trump = self.trump
+            rows.append((spare, [1.0 if s == trump else 0.0 for s in range(4)]))
+        grid = [[ok * size * n for ok, n in zip(mask, counts, strict=True)] for size, mask in rows]
+        for _ in range(4):
+            for (size, _mask), row in zip(rows, grid, strict=True):
+                weight = sum(row)
+                if weight > 0:
+                    f = size / weight
+                    for s in range(4):
+                        row[s] *= f
+            for s in range(4):
+                weight = sum(row[s] for row in grid)
+                if weight > 0:
+                    f = counts[s] / weight
+                    for row in grid:
+                        row[s] *= f
+        q: dict[int, list[float]] = {}
+        for j, row in zip(self.others, grid, strict=False):
+            q[j] = [min(1.0, row[s] / counts[s]) if counts[s] else 0.0 for s in range(4)]
+        return q
 
     def p_holds(self, j: int, mask: int, suit: int) -> float:
         """Probability that seat j holds at least one card of ``mask`` (one suit)."""
@@ -322,18 +404,61 @@ class Knowledge:
             return p
         return 0.0
 
-    def p_over_bawah(self, j: int, card: int, led: int) -> float:
-        """Probability that seat j is forced over ``card`` when every seat tries to lose:
-        it holds the led suit, and nothing in it below ``card``."""
+    def p_survive_bawah(self, card: int, led: int, later: Sequence[int]) -> float:
+        """Probability that ``card``, winning the trick so far, keeps it when every seat
+        tries to lose: no seat of ``later`` is forced over it, i.e. holds the led suit
+        and nothing in it below ``card``. Unknown cards fall to seats independently,
+        counted jointly over the seats (inclusion-exclusion)."""
         suit = card // 13
         if suit != led:
-            return 0.0
-        if self.known[j] & BELOW[card]:
-            return 0.0
-        n_below = (self.unknown & BELOW[card]).bit_count()
-        q = self.q[j][suit]
-        p_none_below = (1.0 - q) ** n_below
-        return max(0.0, p_none_below - self.p_void(j, suit))
+            return 1.0  # a trump on another suit: the others discard rather than overtrump
+        below, above = BELOW[card], ABOVE[card]
+        known, void = self.known, self.void
+        seats = [j for j in later if not known[j] & below and not void[j] >> suit & 1]
+        if not seats:
+            return 1.0
+        unknown = self.unknown
+        n_lo = (unknown & below).bit_count()
+        n_hi = (unknown & above).bit_count()
+        sure = [bool(known[j] & above) for j in seats]
+        if not n_hi and not any(sure):
+            return 1.0  # nothing higher is out: no seat can be forced over
+        key = (suit, n_lo, n_hi, tuple(seats), tuple(sure))
+        memo = self.memo.get(key)
+        if memo is not None:
+            return memo
+        n = len(seats)
+        full = (1 << n) - 1
+        share = [0.0] * (full + 1)  # share[S]: chance a given unknown card is in S's hands
+        for i, j in enumerate(seats):
+            qj = self.q[j][suit]
+            bit = 1 << i
+            for m in range(bit):
+                share[m | bit] = share[m] + qj
+        lo = [(1.0 - min(1.0, x)) ** n_lo for x in share]  # S gets no lower card
+        hi = [(1.0 - min(1.0, x)) ** n_hi for x in share]  # S gets no higher card
+        unsure = 0
+        for i, known_high in enumerate(sure):
+            if not known_high:
+                unsure |= 1 << i
+        # P(no seat forced over) = sum over S of (-1)^|S| P(every seat of S is forced
+        # over): S gets no lower card, and each seat of S not known to hold a higher
+        # card gets one (inclusion-exclusion over the subsets T of those seats).
+        total = 0.0
+        for group in range(full + 1):
+            need = group & unsure
+            inner = 0.0
+            t = need
+            while True:
+                inner += -hi[t] if t.bit_count() & 1 else hi[t]
+                if not t:
+                    break
+                t = (t - 1) & need
+            p = lo[group] * inner
+            total += -p if group.bit_count() & 1 else p
+        total = min(1.0, max(0.0, total))
+        self.memo[key] = total
+        return total
 
 
 def naive_knowledge(view: SeatView) -> Knowledge:
@@ -351,7 +476,16 @@ def naive_knowledge(view: SeatView) -> Knowledge:
     left = 13 - len(view.tricks)
     free = {j: left - (j in played_now) for j in range(4) if j != view.seat}
     zero = dict.fromkeys(free, 0)
-    return Knowledge(view.trump, FULL & ~seen, free, zero, dict(zero))
+    return Knowledge(view.trump, FULL & ~seen, free, zero, dict(zero), mine, memoryless=True)
+
+
+def argmax(scores: Sequence[float]) -> int:
+    """The index of the best score; the first one on a tie."""
+    best_i, best = 0, scores[0]
+    for i, x in enumerate(scores):
+        if x > best + 1e-9:
+            best_i, best = i, x
+    return best_i
 
 
 class Bot(BaseBot):
@@ -362,8 +496,7 @@ class Bot(BaseBot):
     KEEP_BAWAH = 0.5  # how much shedding a card that might win later is worth
     SURPLUS = 1.0  # target: winners beyond the tricks still needed before shedding them
     SHED_ATAS = 0.3  # target, with winners to spare: how much spending a winner is worth
-    ATAS_SHIFT = 0.0  # added to the self-play trick estimates (the tables above)
-    BAWAH_SHIFT = 0.0
+    TARGET_SHIFT = 0.0  # added to the hand's strength when declaring a target
 
     def __init__(self, seed: int | str = 0) -> None:
         self.seed = seed  # no random decisions; the seed is kept for the record
@@ -397,8 +530,13 @@ class Bot(BaseBot):
         other_a = sum(w * e for w, e in zip(weights, est_a, strict=True)) / wsum
         other_b = sum(w * e for w, e in zip(weights, est_b, strict=True)) / wsum
         dists = self.bid_dists(view)
-        sums = sum_dist(dists)
-        highs: dict[tuple[int, int], list[float]] = {}
+        cache_key = tuple(tuple(d) for d in dists)
+        cached = _BID_SUMS.get(cache_key)
+        if cached is None:
+            if len(_BID_SUMS) > 256:
+                _BID_SUMS.clear()
+            cached = _BID_SUMS[cache_key] = (sum_dist(dists), {})
+        sums, highs = cached
         best_i, best_ev = 0, -1e9
         for i, action in enumerate(legal):
             card = action.card  # type: ignore[union-attr]
@@ -415,10 +553,13 @@ class Bot(BaseBot):
         return best_i
 
     def tricks_atas(self, view: SeatView, trump: int | None, leads: bool) -> float:
-        return expected_tricks(view.hand, trump, True, leads) + self.ATAS_SHIFT
+        """Tricks this hand should take in atas: the per-card tables."""
+        return expected_tricks(view.hand, trump, True, leads)
 
     def tricks_bawah(self, view: SeatView, trump: int | None, leads: bool) -> float:
-        return max(0.0, expected_tricks(view.hand, trump, False, leads) + self.BAWAH_SHIFT)
+        """Tricks this hand should take in bawah. The planner's rough reckoning: the
+        plain count greedy bids by, less a fifth, since every seat ducks."""
+        return 0.8 * count_tricks(view.hand, trump)
 
     def bid_dists(self, view: SeatView) -> list[Sequence[float]]:
         """How each of the other three seats may bid (value 0..10)."""
@@ -428,27 +569,13 @@ class Bot(BaseBot):
         """The declaration with the best expected T6 score: how likely this hand is to
         hit each target, what a miss costs in the likely mode (T4), what target 0 earns
         (the highest target), and whether it makes trump (T3)."""
-        dists = self.target_dists(view)
-        sums = sum_dist(dists)
-        cdfs = []
-        for d in dists:
-            acc, cdf = 0.0, []
-            for p in d:
-                acc += p
-                cdf.append(acc)
-            cdfs.append(cdf)
+        sums, cdfs, emax = target_odds(self.target_dists(view))
         top = len(cdfs[0]) - 1
-        # E[highest target of the others]: sum over m >= 1 of P(max >= m).
-        emax = 0.0
-        for m in range(1, top + 1):
-            all_below = 1.0
-            for cdf in cdfs:
-                all_below *= cdf[m - 1]
-            emax += 1.0 - all_below
         lengths = suit_lengths(view.hand)
         weights = [13 - n for n in lengths]
         wsum = sum(weights)
         other_ea = sum(w * self.tricks_atas(view, s, False) for s, w in enumerate(weights)) / wsum
+        other_ea += self.TARGET_SHIFT
         own_ea: dict[int | None, float] = {}
         cache: dict[tuple[int, int | None], float] = {}
         best_i, best_ev = 0, -1e9
@@ -460,13 +587,14 @@ class Bot(BaseBot):
             if ev is None:
                 ea = own_ea.get(trump)
                 if ea is None:
-                    ea = own_ea[trump] = self.tricks_atas(view, trump, True)
+                    ea = self.tricks_atas(view, trump, True) + self.TARGET_SHIFT
+                    own_ea[trump] = ea
                 tie = 0.5 if trump is not None else 0.25  # T3: trump beats NO TRUF at a tie
                 p_high = 1.0
                 for cdf in cdfs:
-                    below = cdf[min(t, top + 1) - 1] if t > 0 else 0.0
-                    at = (cdf[t] if t <= top else 1.0) - below
-                    p_high *= below + tie * at
+                    under = cdf[min(t, top + 1) - 1] if t > 0 else 0.0
+                    at = (cdf[t] if t <= top else 1.0) - under
+                    p_high *= under + tie * at
                 cut = 13 - t
                 if cut < 0:
                     p_atas = 1.0
@@ -529,15 +657,28 @@ class Bot(BaseBot):
         state: TrickState,
         later: list[int],
     ) -> int:
+        return argmax(self.classic_scores(cards, win, know, state, later))
+
+    def classic_scores(
+        self,
+        cards: list[Card],
+        win: bool,
+        know: Knowledge,
+        state: TrickState,
+        later: list[int],
+    ) -> list[float]:
+        """How good each card is to play now (C13: every trick counts one, either way):
+        in atas, its chance to take the trick less what keeping it is worth; in bawah,
+        less its chance to take the trick, plus the danger shed by playing it."""
         trump = know.trump
-        best_i, best_score = 0, -1e9
-        for i, c in enumerate(cards):
+        scores = []
+        for c in cards:
             # Ties go to the cheaper card when winning, the more dangerous one when losing.
             cost = (c % 13 + 13 * (c // 13 == trump)) * 1e-4
             if win:
                 score = (
                     self.p_win_atas(c, state, know, later)
-                    - self.KEEP_ATAS * self.keep_atas(c, know)
+                    - self.KEEP_ATAS * self.worth_atas(c, know)
                     - cost
                 )
             else:
@@ -546,9 +687,8 @@ class Bot(BaseBot):
                     + self.KEEP_BAWAH * self.danger(c, know)
                     + cost
                 )
-            if score > best_score + 1e-9:
-                best_i, best_score = i, score
-        return best_i
+            scores.append(score)
+        return scores
 
     def play_target(
         self,
@@ -558,6 +698,16 @@ class Bot(BaseBot):
         state: TrickState,
         later: list[int],
     ) -> int:
+        return argmax(self.target_scores(view, cards, know, state, later))
+
+    def target_scores(
+        self,
+        view: SeatView,
+        cards: list[Card],
+        know: Knowledge,
+        state: TrickState,
+        later: list[int],
+    ) -> list[float]:
         """T6 pays only an exact hit: take tricks while some are still needed, then duck.
         When the hand holds more winners than it needs, spend (or shed) its winners
         first rather than its small cards, so as not to be forced over later."""
@@ -569,8 +719,8 @@ class Bot(BaseBot):
             keep_all = sum(self.keep_atas(c, know) for c in view.hand)
             surplus = future_high(keep_all, left) - need
             alpha = self.KEEP_ATAS if surplus < self.SURPLUS else -self.SHED_ATAS
-        best_i, best_score = 0, -1e9
-        for i, c in enumerate(cards):
+        scores = []
+        for c in cards:
             cost = (c % 13 + 13 * (c // 13 == trump)) * 1e-4
             if need > 0:
                 pw = self.p_win_target(view, c, state, know, later)
@@ -578,9 +728,8 @@ class Bot(BaseBot):
             else:
                 pl = self.p_lose_target(view, c, state, know, later)
                 score = -pl + self.KEEP_BAWAH * self.danger(c, know) + cost
-            if score > best_score + 1e-9:
-                best_i, best_score = i, score
-        return best_i
+            scores.append(score)
+        return scores
 
     def p_win_target(
         self, view: SeatView, c: int, state: TrickState, know: Knowledge, later: list[int]
@@ -642,9 +791,7 @@ class Bot(BaseBot):
         if p <= 0.0:
             return 0.0
         led = c // 13 if state.led is None else state.led
-        for j in later:
-            p *= 1.0 - know.p_over_bawah(j, c, led)
-        return p
+        return p * know.p_survive_bawah(c, led, later)
 
     def keep_atas(self, c: int, know: Knowledge) -> float:
         """What ``c`` is worth later when every seat tries to win: its chance as a lead."""
@@ -654,13 +801,13 @@ class Bot(BaseBot):
             p = max(p, 0.3)
         return p
 
+    def worth_atas(self, c: int, know: Knowledge) -> float:
+        """What keeping ``c`` is worth in atas; the planner takes its chance as a lead."""
+        return self.keep_atas(c, know)
+
     def danger(self, c: int, know: Knowledge) -> float:
         """How likely ``c`` is to win a trick later when every seat tries to lose."""
-        suit = c // 13
-        p = 1.0
-        for j in know.others:
-            p *= 1.0 - know.p_over_bawah(j, c, suit)
-        return p
+        return know.p_survive_bawah(c, c // 13, know.others)
 
 
 PlannerBot = Bot

@@ -11,10 +11,10 @@ import pytest
 
 from arena.bot import BaseBot
 from arena.cards import VALUES
-from arena.games import TrufGame
+from arena.games import make_game
 from arena.tournament import MatchContext, MatchOutcome, play_match
 from arena.truf.actions import Action, Bid, ChooseMode, Declare, DeclareOp, Play
-from arena.truf.rules import TrufRules
+from arena.truf.rules import TrufRules, Variant
 from arena.truf.state import TrufMatch
 from bots import BUNDLED
 
@@ -28,7 +28,7 @@ def make_bot(name: str, seed: str = "0") -> BaseBot:
 
 
 def play(variant: str, bots: list[BaseBot], match: str, seed: str, deals: int = 0) -> MatchOutcome:
-    game = TrufGame(TrufRules(variant=variant, deals=deals))
+    game = make_game(rules=TrufRules(variant=Variant(variant), deals=deals))
     return play_match(game, bots, ctx=MatchContext(match, seed=seed), names=NAMES)
 
 
@@ -78,21 +78,51 @@ def test_same_seed_same_match_same_records(variant: str) -> None:
     assert run() == run()
 
 
+def test_a_bot_at_two_tables_plays_each_as_if_alone() -> None:
+    """Per-match memory is keyed by match and seat: interleaving two matches on one bot
+    object gives the same games as playing each with a fresh bot."""
+
+    def drive(matches: list[TrufMatch], bots: list[BaseBot]) -> None:
+        while not all(m.is_over for m in matches):
+            for m, bot in zip(matches, bots, strict=True):  # one decision each, in turn
+                if m.is_over:
+                    continue
+                seat = m.to_act()[0]
+                legal = m.legal_actions(seat)
+                choice = bot.act(m.view(seat), legal)
+                m.apply(seat, legal[choice] if isinstance(choice, int) else choice)
+
+    def new(i: int) -> TrufMatch:
+        return TrufMatch(TrufRules(deals=4), match_id=f"t{i}", seed=i, names=NAMES)
+
+    for name in BUNDLED:
+        shared = make_bot(name)
+        together = [new(1), new(2)]
+        drive(together, [shared, shared])
+        alone = [new(1), new(2)]
+        drive(alone, [make_bot(name), make_bot(name)])
+        assert [m.finished for m in together] == [m.finished for m in alone], name
+
+
 def drive_to_mode_choice(variant: str, seed: int) -> TrufMatch | None:
     """Bid (or declare) for the four seats so that the values total exactly 13, which
     hands the high bidder the mode choice (C5/T4). None if these hands cannot."""
-    m = TrufMatch(TrufRules(variant=variant), match_id=f"mode{seed}", seed=seed, names=NAMES)
-    singles: list[list[Action]] = []
+    m = TrufMatch(
+        TrufRules(variant=Variant(variant)), match_id=f"mode{seed}", seed=seed, names=NAMES
+    )
+    singles: list[list[tuple[Action, int]]] = []
     for seat in range(4):
-        legal = m.legal_actions(seat)
-        if variant == "target":
-            singles.append([a for a in legal if isinstance(a, Declare) and len(a.cards) == 1])
-        else:
-            singles.append(list(legal))
+        options: list[tuple[Action, int]] = []
+        for a in m.legal_actions(seat):
+            if isinstance(a, Declare) and len(a.cards) == 1:
+                options.append((a, a.target))
+            elif isinstance(a, Bid):
+                options.append((a, VALUES[a.card]))
+        singles.append(options)
     for combo in itertools.product(*singles):
-        total = sum(a.target if isinstance(a, Declare) else VALUES[a.card] for a in combo)
+        total = sum(value for _, value in combo)
         if total == 13:
-            for seat, action in enumerate(combo):
+            for seat, (action, _) in enumerate(combo):
                 m.apply(seat, action)
             return m
     return None
@@ -120,7 +150,9 @@ def test_target_declarations_are_legal_and_of_every_kind() -> None:
     """Over many deals the bots declare valid targets (T2) and the rules accept them."""
     ops: set[DeclareOp] = set()
     for seed in range(30):
-        m = TrufMatch(TrufRules(variant="target"), match_id=f"decl{seed}", seed=seed, names=NAMES)
+        m = TrufMatch(
+            TrufRules(variant=Variant.TARGET), match_id=f"decl{seed}", seed=seed, names=NAMES
+        )
         for seat in range(4):
             legal = m.legal_actions(seat)
             for name in BUNDLED:
@@ -134,7 +166,7 @@ def test_target_declarations_are_legal_and_of_every_kind() -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_answers_are_actions_of_the_legal_list(variant: str) -> None:
-    m = TrufMatch(TrufRules(variant=variant), match_id="kinds", seed=3, names=NAMES)
+    m = TrufMatch(TrufRules(variant=Variant(variant)), match_id="kinds", seed=3, names=NAMES)
     bots = [make_bot(n) for n in BUNDLED]
     kinds = set()
     while not m.is_over:
@@ -152,7 +184,9 @@ def test_answers_are_actions_of_the_legal_list(variant: str) -> None:
 def test_tracker_outscores_random(variant: str) -> None:
     """A modest strength check on fixed seeds: tracker against three random bots, in
     every seat, for 40 matches. Its mean total and mean rank must be clearly better."""
-    tracker_totals, random_totals, ranks = [], [], []
+    tracker_totals: list[int] = []
+    random_totals: list[int] = []
+    ranks: list[int] = []
     for i in range(40):
         seat = i % 4
         names = ["random"] * 4
