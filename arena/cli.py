@@ -37,7 +37,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-out = Console()
+# Piped or captured output gets a wide console: the leaderboard should not wrap at 80.
+out = Console(width=None if sys.stdout.isatty() else 160)
 err = Console(stderr=True)
 
 
@@ -200,7 +201,7 @@ def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None
     records = finished_matches(directory)
     rows = build_leaderboard(records, entrants)
     write_csv(rows, directory / "leaderboard.csv")
-    write_json(rows, directory / "leaderboard.json", {"matches": len(records), "results": str(directory)})
+    write_json(rows, directory / "leaderboard.json", {"matches": len(records)})
     out.print(leaderboard_table(rows, title=f"Leaderboard · {len(records)} matches"))
     out.print(f"saved in {directory}/", highlight=False)
 
@@ -294,7 +295,7 @@ def leaderboard(
     elif format is Format.csv:
         sys.stdout.write(to_csv(rows))
     else:
-        sys.stdout.write(to_json(rows, {"matches": len(records), "results": str(directory)}))
+        sys.stdout.write(to_json(rows, {"matches": len(records)}))
 
 
 @app.command()

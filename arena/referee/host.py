@@ -155,7 +155,7 @@ async def _host(
     writer: ResultsWriter,
     skip: frozenset[str],
     display: Display | None,
-) -> None:
+) -> tuple[int, float]:
     host, _ = split_listen(config.listen)
     tokens = {secrets.token_hex(16): name for name in plan.entrants}
     referee = Referee(
@@ -167,14 +167,17 @@ async def _host(
     try:
         await wait_for_entrants(referee, len(tokens), launched, CONNECT_TIMEOUT)
         entrants = {e.name: e for e in referee.entrants}
-        await run_schedule(
+        start = time.perf_counter()
+        decisions = await run_schedule(
             plan,
             entrants,
             writer,
             skip=skip,
             on_match=lambda o, d: display.update(o.record, d) if display else None,
         )
+        elapsed = time.perf_counter() - start
         await referee.goodbye()
+        return decisions, elapsed
     finally:
         await server.stop(grace=1.0)
         for bot in launched:
@@ -192,8 +195,9 @@ def run_hosted_tournament(
     *,
     skip: frozenset[str] = frozenset(),
     display: Display | None = None,
-) -> None:
-    asyncio.run(_host(config, plan, writer, skip, display))
+) -> tuple[int, float]:
+    """Returns the decisions taken and the seconds the schedule took to play."""
+    return asyncio.run(_host(config, plan, writer, skip, display))
 
 
 async def _serve(

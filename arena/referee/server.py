@@ -120,17 +120,16 @@ class Entrant:
         req.timeout_ms = int(timeout * 1000)
         req.deadline.FromNanoseconds(time.time_ns() + int(timeout * 1e9))
         truf_wire.fill_decision(req.truf, view, legal)
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Any] = loop.create_future()
         conn.pending[rid] = Pending(future, legal, ctx, seat)
         conn.send(msg)
+        # A timer rather than asyncio.wait_for: no extra task per decision.
+        timer = loop.call_later(timeout, _expire, future, conn, rid, timeout)
         try:
-            return await asyncio.wait_for(future, timeout)
-        except TimeoutError:
-            conn.expired.append(rid)
-            raise BotFault(
-                FaultKind.TIMEOUT, f"no answer to request {rid} within {timeout:g} s"
-            ) from None
+            return await future
         finally:
+            timer.cancel()
             conn.pending.pop(rid, None)
 
     async def notify_deal(self, *, ctx: MatchContext, seat: int, record: dict[str, Any]) -> None:
@@ -165,6 +164,14 @@ class Entrant:
         rej.strikes = strikes
         rej.strikes_allowed = self.referee.strike_limit
         self.conn.send(msg)
+
+
+def _expire(future: asyncio.Future[Any], conn: Connection, rid: int, timeout: float) -> None:
+    if not future.done():
+        conn.expired.append(rid)  # a late answer to it is discarded, never applied later
+        future.set_exception(
+            BotFault(FaultKind.TIMEOUT, f"no answer to request {rid} within {timeout:g} s")
+        )
 
 
 class Referee(pb_grpc.ArenaServiceServicer):

@@ -1,0 +1,172 @@
+"""gRPC tournament throughput against the bare transport floor, in one run.
+
+* ``arena``: a real tournament over loopback -- the referee (``grpc.aio``) in this
+  process, four ``random`` bots as separate processes through the Python SDK --
+  counting decisions per second while the schedule plays.
+* ``floor``: the same process layout with no game at all: a ``grpc.aio`` server drives
+  one bidi stream per client process, sending a view-sized message (a real encoded
+  decision request) and reading a small reply per round trip, with as many round trips
+  in flight as the tournament has tables in play.
+
+Run: ``python bench/grpc.py [--rounds N]``. Prints both figures and their ratio;
+the target is a ratio of at least 0.8.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# This file is named grpc.py: keep its folder off the import path, or it shadows grpc.
+if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+    sys.path.pop(0)
+
+import argparse
+import asyncio
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+
+from arena._proto.truf.arena.v1 import arena_pb2 as pb
+from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.referee.host import BOT_CAPACITY, MAX_TABLES, run_hosted_tournament
+from arena.results import ResultsWriter
+from arena.run import RunConfig, make_plan
+from arena.truf.rules import TrufRules
+from arena.truf.state import TrufMatch
+from arena.wire import truf as truf_wire
+
+CLIENTS = 4
+
+
+def sample_request() -> bytes:
+    """A real mid-deal decision request, serialized: the floor's view-sized message."""
+    m = TrufMatch(TrufRules(), seed=1)
+    for _ in range(20):
+        seat = m.to_act()[0]
+        m.apply(seat, m.legal_actions(seat)[0])
+    seat = m.to_act()[0]
+    msg = pb.PlayResponse()
+    req = msg.decision_request
+    req.request_id = 1
+    req.match_id = req.table_id = "r0001-t01"
+    req.deal, req.seat, req.timeout_ms = 1, seat, 1000
+    truf_wire.fill_decision(req.truf, m.view(seat), m.legal_actions(seat))
+    return msg.SerializeToString()
+
+
+def bench_arena(rounds: int) -> float:
+    config = RunConfig(rounds=rounds, bots=["random"] * 4, seed=1)
+    plan = make_plan(config)
+    with tempfile.TemporaryDirectory() as tmp, ResultsWriter(Path(tmp)) as writer:
+        decisions, seconds = run_hosted_tournament(config, plan, writer)
+    return decisions / seconds
+
+
+# --------------------------------------------------------------------- the floor
+
+
+def floor_client(address: str) -> None:
+    """The bot side of the floor: the SDK's transport, answering index 0 at once."""
+    import queue
+
+    outbox: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
+
+    def requests():  # type: ignore[no-untyped-def]
+        hello = pb.PlayRequest()
+        hello.hello.protocol_version = 1
+        hello.hello.bot_name = "floor"
+        yield hello
+        while (msg := outbox.get()) is not None:
+            yield msg
+
+    with grpc.insecure_channel(address) as channel:
+        for msg in pb_grpc.ArenaServiceStub(channel).Play(requests()):
+            if msg.WhichOneof("message") == "tournament_over":
+                break
+            answer = pb.PlayRequest()
+            answer.answer.request_id = msg.decision_request.request_id
+            answer.answer.index = 0
+            outbox.put(answer)
+    outbox.put(None)
+
+
+class Floor(pb_grpc.ArenaServiceServicer):
+    def __init__(self) -> None:
+        self.streams: list[tuple[asyncio.Queue[bytes | None], asyncio.Queue[int]]] = []
+        self.ready = asyncio.Event()
+
+    async def Play(self, request_iterator, context):  # type: ignore[no-untyped-def]  # noqa: N802
+        await anext(request_iterator)
+        out: asyncio.Queue[bytes | None] = asyncio.Queue()
+        back: asyncio.Queue[int] = asyncio.Queue()
+        self.streams.append((out, back))
+        if len(self.streams) == CLIENTS:
+            self.ready.set()
+
+        async def read() -> None:
+            async for msg in request_iterator:
+                back.put_nowait(msg.answer.request_id)
+
+        reader = asyncio.create_task(read())
+        while (data := await out.get()) is not None:
+            yield pb.PlayResponse.FromString(data)
+        bye = pb.PlayResponse()
+        bye.tournament_over.message = "done"
+        yield bye
+        reader.cancel()
+
+
+async def bench_floor(round_trips: int, tables: int) -> float:
+    payload = sample_request()
+    server = grpc.aio.server()
+    floor = Floor()
+    pb_grpc.add_ArenaServiceServicer_to_server(floor, server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    await server.start()
+    procs = [
+        subprocess.Popen([sys.executable, __file__, "--floor-client", f"127.0.0.1:{port}"])
+        for _ in range(CLIENTS)
+    ]
+    await floor.ready.wait()
+    per_table = round_trips // tables
+
+    async def table(t: int) -> None:
+        for i in range(per_table):
+            out, back = floor.streams[(t + i) % CLIENTS]
+            out.put_nowait(payload)
+            await back.get()
+
+    start = time.perf_counter()
+    await asyncio.gather(*(table(t) for t in range(tables)))
+    elapsed = time.perf_counter() - start
+    for out, _ in floor.streams:
+        out.put_nowait(None)
+    for p in procs:
+        p.wait()
+    await server.stop(0.5)
+    return per_table * tables / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=20, help="tournament rounds (4 random bots)")
+    parser.add_argument("--floor-client", metavar="ADDR", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.floor_client:
+        floor_client(args.floor_client)
+        return
+    # With four entrants and one table a round, BOT_CAPACITY tables are in play at once.
+    tables = min(BOT_CAPACITY, MAX_TABLES)
+    arena = bench_arena(args.rounds)
+    floor = asyncio.run(bench_floor(20000, tables))
+    print(f"floor (bare grpc.aio bidi, view-sized message, {tables} in flight): {floor:,.0f} rt/s")
+    print(f"arena (4 random bots over gRPC, {args.rounds} rounds): {arena:,.0f} decisions/s")
+    print(f"ratio: {arena / floor:.2f}")
+
+
+if __name__ == "__main__":
+    main()
