@@ -26,8 +26,8 @@ class Bot(BaseBot):
         key = (view.match_id, view.seat)
         rng = self._rngs.get(key)
         if rng is None:
-            if len(self._rngs) > 64:  # finished matches: keep memory bounded
-                self._rngs.clear()
+            if len(self._rngs) >= 64:  # keep memory bounded: forget the oldest match
+                del self._rngs[next(iter(self._rngs))]
             rng = self._rngs[key] = _random.Random(f"{self.seed}:{view.match_id}:{view.seat}")
         return legal[int(rng.random() * len(legal))]
 

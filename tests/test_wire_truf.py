@@ -374,6 +374,29 @@ def test_a_decision_request_envelope_carries_the_decision() -> None:
     assert arena_pb2.PlayRequest.FromString(answer.SerializeToString()).answer.index == 0
 
 
+
+def test_the_referees_hand_built_request_equals_the_generated_message() -> None:
+    from arena.referee.server import decision_request_bytes
+
+    m = TrufMatch(TrufRules(), seed=5, match_id="r0003-t02")
+    for _ in range(9):
+        seat = m.to_act()[0]
+        m.apply(seat, m.legal_actions(seat)[-1])
+    seat = m.to_act()[0]
+    view, legal = m.view(seat), m.legal_actions(seat)
+    now_ns = 1_790_000_000_123_456_789
+    data = decision_request_bytes(
+        2**40 + 3, "r0003-t02", view.deal, seat, 0.75, now_ns, wire.decision_bytes(view, legal)
+    )
+    expected = arena_pb2.PlayResponse()
+    req = expected.decision_request
+    req.request_id = 2**40 + 3
+    req.table_id = req.match_id = "r0003-t02"
+    req.deal, req.seat, req.timeout_ms = view.deal, seat, 750
+    req.deadline.FromNanoseconds(now_ns + 750_000_000)
+    wire.fill_decision(req.truf, view, legal)
+    assert arena_pb2.PlayResponse.FromString(data) == expected
+
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_deal_result_carries_the_public_record(variant: str) -> None:
     records: list[dict[str, Any]] = []

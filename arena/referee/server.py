@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
-from google.protobuf.timestamp_pb2 import Timestamp
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -29,6 +28,7 @@ from arena.referee.table import BotFault
 from arena.tournament import MatchContext
 from arena.truf.errors import ActionFormatError
 from arena.wire import truf as truf_wire
+from arena.wire.pbwire import len_field, str_field, uint_field
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 64 * 1024  # a Truf view is well under 2 KiB
@@ -64,12 +64,12 @@ class Connection:
 
     entrant: Entrant
     capacity: int
-    outbox: asyncio.Queue[pb.PlayResponse | None] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[pb.PlayResponse | bytes | None] = field(default_factory=asyncio.Queue)
     pending: dict[int, Pending] = field(default_factory=dict)
     expired: deque[int] = field(default_factory=lambda: deque(maxlen=256))
     closed: bool = False
 
-    def send(self, msg: pb.PlayResponse) -> None:
+    def send(self, msg: pb.PlayResponse | bytes) -> None:
         if not self.closed:
             self.outbox.put_nowait(msg)
 
@@ -110,16 +110,16 @@ class Entrant:
         referee = self.referee
         rid = next(referee.request_ids)
         timeout = referee.decision_timeout
-        msg = pb.PlayResponse()
-        req = msg.decision_request
-        req.request_id = rid
-        req.table_id = f"{ctx.match_id}"
-        req.match_id = ctx.match_id
-        req.deal = view.deal
-        req.seat = seat
-        req.timeout_ms = int(timeout * 1000)
-        req.deadline.FromNanoseconds(time.time_ns() + int(timeout * 1e9))
-        truf_wire.fill_decision(req.truf, view, legal)
+        # Built as bytes (see decision_request_bytes): the per-decision hot path.
+        msg = decision_request_bytes(
+            rid,
+            ctx.match_id,
+            view.deal,
+            seat,
+            timeout,
+            time.time_ns(),
+            truf_wire.decision_bytes(view, legal),
+        )
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         conn.pending[rid] = Pending(future, legal, ctx, seat)
@@ -164,6 +164,52 @@ class Entrant:
         rej.strikes = strikes
         rej.strikes_allowed = self.referee.strike_limit
         self.conn.send(msg)
+
+
+def _ids(match_id: str) -> bytes:
+    # DecisionRequest.table_id (2) and match_id (3): a table plays one match at a time.
+    return str_field(2, match_id) + str_field(3, match_id)
+
+
+_ids_memo: dict[str, bytes] = {}
+
+
+def decision_request_bytes(
+    request_id: int,
+    match_id: str,
+    deal: int,
+    seat: int,
+    timeout: float,
+    now_ns: int,
+    game_decision: bytes,
+    game_field: int = 20,
+) -> bytes:
+    """A serialized ``PlayResponse`` holding a ``DecisionRequest``, encoded directly:
+    field numbers as in arena.proto (``game_field`` is the game's branch of the
+    ``game`` oneof: 20 for ``truf``). Equal, once parsed, to filling the generated
+    message (tests/test_wire_truf.py checks it)."""
+    ids = _ids_memo.get(match_id)
+    if ids is None:
+        if len(_ids_memo) >= 1024:
+            _ids_memo.clear()
+        ids = _ids_memo[match_id] = _ids(match_id)
+    secs, nanos = divmod(now_ns + int(timeout * 1e9), 1_000_000_000)
+    body = b"".join(
+        (
+            uint_field(1, request_id),
+            ids,
+            uint_field(4, deal),
+            uint_field(5, seat),
+            uint_field(6, int(timeout * 1000)),
+            len_field(7, uint_field(1, secs) + uint_field(2, nanos)),
+            len_field(game_field, game_decision),
+        )
+    )
+    return len_field(2, body)  # PlayResponse.decision_request
+
+
+def _serialize(msg: pb.PlayResponse | bytes) -> bytes:
+    return msg if type(msg) is bytes else msg.SerializeToString()
 
 
 def _expire(future: asyncio.Future[Any], conn: Connection, rid: int, timeout: float) -> None:
@@ -239,7 +285,7 @@ class Referee(pb_grpc.ArenaServiceServicer):
 
     async def Play(  # noqa: N802 (gRPC method name)
         self, request_iterator: AsyncIterator[pb.PlayRequest], context: grpc.aio.ServicerContext
-    ) -> AsyncIterator[pb.PlayResponse]:
+    ) -> AsyncIterator[pb.PlayResponse | bytes]:
         try:
             first = await asyncio.wait_for(anext(request_iterator), HELLO_TIMEOUT)
         except (TimeoutError, StopAsyncIteration):
@@ -346,7 +392,19 @@ async def start_server(referee: Referee, listen: str) -> tuple[grpc.aio.Server, 
             ("grpc.max_send_message_length", 4 * MAX_MESSAGE_BYTES),
         ]
     )
-    pb_grpc.add_ArenaServiceServicer_to_server(referee, server)
+    # As the generated add_ArenaServiceServicer_to_server, but responses may also be
+    # pre-serialized bytes (decision requests are built that way).
+    handlers = {
+        "Play": grpc.stream_stream_rpc_method_handler(
+            referee.Play,
+            request_deserializer=pb.PlayRequest.FromString,
+            response_serializer=_serialize,
+        )
+    }
+    server.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),)
+    )
+    server.add_registered_method_handlers(SERVICE_NAME, handlers)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

@@ -43,6 +43,13 @@ from arena.truf.actions import (
 from arena.truf.errors import ActionFormatError
 from arena.truf.state import Phase
 from arena.truf.view import PlayedCard, SeatView, Trick
+from arena.wire.pbwire import len_field as _len
+from arena.wire.pbwire import str_field as _str
+from arena.wire.pbwire import tag as _key
+from arena.wire.pbwire import uint_field as _uint
+from arena.wire.pbwire import uv as _uv
+from arena.wire.pbwire import varint as _varint
+from arena.wire.pbwire import zigzag as _zigzag
 
 __all__ = [
     "action_from_proto",
@@ -109,55 +116,6 @@ def _card(code: str, where: str) -> Card:
         raise CardError(f"{where}: {exc}") from None
 
 
-# ----------------------------------------------------------- wire-format pieces
-#
-# Protobuf's wire format, as much of it as these messages need: a field is a tag
-# (field number << 3 | wire type) then a varint (type 0) or a length and bytes
-# (type 2). Repeated scalars are packed: one tag, the length, the varints. Fields
-# may come in any order and parsing is what makes the message, so pieces can be
-# joined freely. Names below follow the .proto fields they encode.
-
-
-def _varint(n: int) -> bytes:
-    if n < 0:
-        n += 1 << 64  # int32/uint64 negatives are ten-byte two's complement
-    out = bytearray()
-    while n > 0x7F:
-        out.append(n & 0x7F | 0x80)
-        n >>= 7
-    out.append(n)
-    return bytes(out)
-
-
-_SMALL = tuple(_varint(n) for n in range(2048))
-
-
-def _uv(n: int) -> bytes:
-    return _SMALL[n] if 0 <= n < 2048 else _varint(n)
-
-
-def _zigzag(n: int) -> bytes:
-    return _uv(n << 1 if n >= 0 else (-n << 1) - 1)
-
-
-def _key(field: int, wire_type: int) -> bytes:
-    return _varint(field << 3 | wire_type)
-
-
-_LEN_KEY = tuple(_key(field, 2) for field in range(32))
-
-
-def _len(field: int, body: bytes) -> bytes:
-    """A length-delimited field: a string, a submessage or a packed list."""
-    return _LEN_KEY[field] + _uv(len(body)) + body
-
-
-def _str(field: int, text: str) -> bytes:
-    return _len(field, text.encode())
-
-
-def _uint(field: int, value: int) -> bytes:
-    return _key(field, 0) + _uv(value)
 
 
 def _memo(make: Callable[[Any], bytes], limit: int = 4096) -> Callable[[Any], bytes]:
