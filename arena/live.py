@@ -75,3 +75,5 @@ class LiveDisplay:
         tb: TracebackType | None,
     ) -> None:
         self._live.__exit__(exc_type, exc, tb)
+        if not self._live.console.is_terminal:
+            self._live.console.line()  # rich leaves the last frame unterminated off a terminal

@@ -30,6 +30,7 @@ from arena.tournament import MatchOutcome, TournamentPlan
 
 MAX_TABLES = 8  # tables in play at once, at most
 CONNECT_TIMEOUT = 60.0
+BOT_EXIT_TIMEOUT = 5.0  # after the goodbye, before the server stops
 BOT_CAPACITY = 4
 
 
@@ -177,6 +178,9 @@ async def _host(
         )
         elapsed = time.perf_counter() - start
         await referee.goodbye()
+        # Let the bots close their streams and exit while the server still runs: a
+        # stream the server's stop has to cancel is a noisy (harmless) traceback.
+        await asyncio.to_thread(_wait_all, launched, BOT_EXIT_TIMEOUT)
         return decisions, elapsed
     finally:
         await server.stop(grace=1.0)
@@ -186,6 +190,15 @@ async def _host(
             except subprocess.TimeoutExpired:
                 bot.process.kill()
                 bot.process.wait()
+
+
+def _wait_all(launched: list[Any], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    for bot in launched:
+        try:
+            bot.process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass  # killed below, after the server stops
 
 
 def run_hosted_tournament(
@@ -226,7 +239,9 @@ async def _serve(
             display = LiveDisplay(console, len(plan.tables()), plan.entrants)
             entrants = {e.name: e for e in referee.entrants}
             if quiet:
-                await run_schedule(plan, entrants, writer, skip=frozenset(), on_match=lambda o, d: None)
+                await run_schedule(
+                    plan, entrants, writer, skip=frozenset(), on_match=lambda o, d: None
+                )
             else:
                 with display:
                     await run_schedule(
@@ -234,6 +249,7 @@ async def _serve(
                         on_match=lambda o, d: display.update(o.record, d),
                     )
         await referee.goodbye()
+        await referee.wait_all_gone(BOT_EXIT_TIMEOUT)
         return names
     finally:
         await server.stop(grace=1.0)

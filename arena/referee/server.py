@@ -9,6 +9,7 @@ transport-free (``arena.referee.table``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import time
 from collections import deque
@@ -374,6 +375,17 @@ class Referee(pb_grpc.ArenaServiceServicer):
                 raise ActionFormatError("the answer holds neither an index nor an action")
         except ActionFormatError as exc:
             pending.future.set_exception(BotFault(FaultKind.UNPARSEABLE, str(exc)))
+
+    async def wait_all_gone(self, timeout: float) -> None:
+        """Wait, up to ``timeout`` seconds, until every bot's stream has ended."""
+
+        async def wait() -> None:
+            while any(e.connected.is_set() for e in self.entrants):
+                self.changed.clear()
+                await self.changed.wait()
+
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(wait(), timeout)
 
     async def goodbye(self, message: str = "the tournament is over") -> None:
         for e in self.entrants:
