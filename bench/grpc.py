@@ -145,8 +145,8 @@ async def bench_floor(round_trips: int, tables: int) -> float:
     elapsed = time.perf_counter() - start
     for out, _ in floor.streams:
         out.put_nowait(None)
-    for p in procs:
-        p.wait()
+    for p in procs:  # off the loop: the server must still send the goodbyes
+        await asyncio.to_thread(p.wait)
     await server.stop(0.5)
     return per_table * tables / elapsed
 

@@ -135,13 +135,7 @@ class Entrant:
 
     async def notify_deal(self, *, ctx: MatchContext, seat: int, record: dict[str, Any]) -> None:
         if self.conn is not None:
-            msg = pb.PlayResponse()
-            res = msg.deal_result
-            res.table_id = ctx.match_id
-            res.match_id = ctx.match_id
-            res.deal = int(record["deal"])
-            truf_wire.fill_deal_result(res.truf, record)
-            self.conn.send(msg)
+            self.conn.send(_deal_result_bytes(ctx.match_id, record))
 
     async def notify_match(self, *, ctx: MatchContext, seat: int, result: dict[str, Any]) -> None:
         if self.conn is not None:
@@ -207,6 +201,23 @@ def decision_request_bytes(
         )
     )
     return len_field(2, body)  # PlayResponse.decision_request
+
+
+_last_deal: list[Any] = [None, b""]  # (record, bytes): every seat gets the same result
+
+
+def _deal_result_bytes(match_id: str, record: dict[str, Any]) -> bytes:
+    """The serialized ``PlayResponse.deal_result`` of a deal, built once for all seats."""
+    if _last_deal[0] is not record:
+        msg = pb.PlayResponse()
+        res = msg.deal_result
+        res.table_id = match_id
+        res.match_id = match_id
+        res.deal = int(record["deal"])
+        truf_wire.fill_deal_result(res.truf, record)
+        _last_deal[:] = [record, msg.SerializeToString()]
+    data: bytes = _last_deal[1]
+    return data
 
 
 def _serialize(msg: pb.PlayResponse | bytes) -> bytes:
