@@ -135,6 +135,7 @@ VALUES: tuple[int, ...] = tuple(
 _BY_CODE: dict[str, Card] = {code: CARDS[i] for i, code in enumerate(CODES)}
 _BY_CODE.update({"10" + s: _BY_CODE["T" + s] for s in SUIT_LETTERS})
 
+
 class SliceTable(Generic[T]):
     """Lazily filled lookup: (suit, 13-bit slice of a mask) -> tuple of items for those
     cards in rank order. Makes mask -> sorted tuple a few list lookups."""

@@ -7,6 +7,7 @@ traceback, ending with exit code 1 (2 for option errors, as typer does).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -76,13 +77,18 @@ def version_callback(value: bool) -> None:
 def main_callback(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=version_callback, is_eager=True, help="Show the version."),
+        typer.Option(
+            "--version", callback=version_callback, is_eager=True, help="Show the version."
+        ),
     ] = False,
 ) -> None:
     """Truf Arena."""
 
 
-RoundsOpt = Annotated[int, typer.Option("--rounds", "-r", min=1, help="Rounds: every entrant plays one match per round.")]
+RoundsOpt = Annotated[
+    int,
+    typer.Option("--rounds", "-r", min=1, help="Rounds: every entrant plays one match per round."),
+]
 BotsOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -93,19 +99,38 @@ BotsOpt = Annotated[
     ),
 ]
 VariantO = Annotated[VariantOpt, typer.Option("--variant", help="Rule variant (rulings C* or T*).")]
-ScoringO = Annotated[ScoringOpt, typer.Option("--scoring", help="Classic scoring method (ruling C13).")]
-MultO = Annotated[int, typer.Option("--multiplier", min=1, help="Multiplier for scoring method 3 (C13).")]
-DealsO = Annotated[int, typer.Option("--deals", min=0, help="Deals per match; 0 = the variant's default (13 classic, 6 target).")]
+ScoringO = Annotated[
+    ScoringOpt, typer.Option("--scoring", help="Classic scoring method (ruling C13).")
+]
+MultO = Annotated[
+    int, typer.Option("--multiplier", min=1, help="Multiplier for scoring method 3 (C13).")
+]
+DealsO = Annotated[
+    int,
+    typer.Option(
+        "--deals", min=0, help="Deals per match; 0 = the variant's default (13 classic, 6 target)."
+    ),
+]
 DealsFileO = Annotated[
-    Path | None, typer.Option("--deals-file", help="Play these deals (JSON Lines, see docs/results.md).")
+    Path | None,
+    typer.Option("--deals-file", help="Play these deals (JSON Lines, see docs/results.md)."),
 ]
-SeedO = Annotated[int, typer.Option("--seed", help="Seed for the schedule, the deals and the bots.")]
+SeedO = Annotated[
+    int, typer.Option("--seed", help="Seed for the schedule, the deals and the bots.")
+]
 ResultsO = Annotated[
-    Path | None, typer.Option("--results", help="Write the run's files directly into this directory.")
+    Path | None,
+    typer.Option("--results", help="Write the run's files directly into this directory."),
 ]
-TimeoutO = Annotated[float, typer.Option("--decision-timeout", help="Seconds a bot has per decision.")]
-StrikesO = Annotated[int, typer.Option("--strikes", help="Faults in one match before a bot is disqualified from it.")]
-ListenO = Annotated[str, typer.Option("--listen", help="HOST:PORT for the referee (port 0: any free port).")]
+TimeoutO = Annotated[
+    float, typer.Option("--decision-timeout", help="Seconds a bot has per decision.")
+]
+StrikesO = Annotated[
+    int, typer.Option("--strikes", help="Faults in one match before a bot is disqualified from it.")
+]
+ListenO = Annotated[
+    str, typer.Option("--listen", help="HOST:PORT for the referee (port 0: any free port).")
+]
 
 
 @app.command()
@@ -121,7 +146,8 @@ def tournament(
     seed: SeedO = 0,
     results: ResultsO = None,
     in_process: Annotated[
-        bool, typer.Option("--in-process", help="Play without a network: bots run inside this process.")
+        bool,
+        typer.Option("--in-process", help="Play without a network: bots run inside this process."),
     ] = False,
     listen: ListenO = "127.0.0.1:0",
     decision_timeout: TimeoutO = 1.0,
@@ -162,8 +188,9 @@ def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
         writer.write_config(tournament_json(config, plan, bots))
         total = len(plan.tables())
         out.print(
-            f"[bold]Truf Arena[/] {plan.game.describe()['variant']} · {len(plan.entrants)} entrants · "
-            f"{config.rounds} rounds · {total} matches · seed {config.seed} · results in {directory}",
+            f"[bold]Truf Arena[/] {plan.game.describe()['variant']} · "
+            f"{len(plan.entrants)} entrants · {config.rounds} rounds · {total} matches · "
+            f"seed {config.seed} · results in {directory}",
             highlight=False,
         )
         from arena.live import LiveDisplay
@@ -175,7 +202,10 @@ def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
 
             with display if not quiet else _Null():
                 run_in_process(
-                    plan, bots, writer, skip=skip,
+                    plan,
+                    bots,
+                    writer,
+                    skip=skip,
                     on_match=lambda p: display.update(p.outcome.record, p.decisions),
                 )
         else:
@@ -209,7 +239,12 @@ def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None
 @app.command()
 def serve(
     *,
-    entrants: Annotated[int, typer.Option("--entrants", "-n", min=2, help="Wait for this many bots, then run the tournament.")],
+    entrants: Annotated[
+        int,
+        typer.Option(
+            "--entrants", "-n", min=2, help="Wait for this many bots, then run the tournament."
+        ),
+    ],
     rounds: RoundsOpt = 100,
     variant: VariantO = VariantOpt.classic,
     scoring: ScoringO = ScoringOpt.one,
@@ -228,10 +263,18 @@ def serve(
 
     try:
         config = RunConfig(
-            rounds=rounds, bots=[], variant=variant.value, scoring=scoring.value,
-            multiplier=multiplier, deals=deals,
-            deals_file=str(deals_file) if deals_file else None, seed=seed,
-            transport="grpc", listen=listen, decision_timeout=decision_timeout, strikes=strikes,
+            rounds=rounds,
+            bots=[],
+            variant=variant.value,
+            scoring=scoring.value,
+            multiplier=multiplier,
+            deals=deals,
+            deals_file=str(deals_file) if deals_file else None,
+            seed=seed,
+            transport="grpc",
+            listen=listen,
+            decision_timeout=decision_timeout,
+            strikes=strikes,
         )
         directory = results or default_results_dir()
         check_fresh(directory)
@@ -245,10 +288,15 @@ def serve(
 
 @app.command()
 def bot(
-    name: Annotated[str, typer.Argument(help="A bundled bot (random, greedy, planner, tracker) or module:Class.")],
+    name: Annotated[
+        str,
+        typer.Argument(help="A bundled bot (random, greedy, planner, tracker) or module:Class."),
+    ],
     *,
     connect: Annotated[str, typer.Option("--connect", help="The referee's HOST:PORT.")],
-    token: Annotated[str, typer.Option("--token", help="Your entrant token, if the organiser gave one.")] = "",
+    token: Annotated[
+        str, typer.Option("--token", help="Your entrant token, if the organiser gave one.")
+    ] = "",
     seed: Annotated[str, typer.Option("--seed", help="Seed for a bot that uses randomness.")] = "0",
     capacity: Annotated[int, typer.Option("--capacity", min=1, help="Tables to play at once.")] = 1,
 ) -> None:
@@ -281,15 +329,15 @@ def leaderboard(
             raise ValueError(f"{directory} is not a results directory: no matches.jsonl")
         records = load_matches(matches_path)
         entrants = None
-        try:
+        with contextlib.suppress(ValueError):  # no tournament.json: names from the matches
             entrants = load_config(directory).entrants()
-        except ValueError:
-            pass
         rows = build_leaderboard(records, entrants)
     except ValueError as exc:
         raise fail(str(exc)) from None
     if format is Format.table:
-        out.print(leaderboard_table(rows, title=f"Leaderboard · {len(records)} matches · {directory}"))
+        out.print(
+            leaderboard_table(rows, title=f"Leaderboard · {len(records)} matches · {directory}")
+        )
     elif format is Format.markdown:
         sys.stdout.write(to_markdown(rows))
     elif format is Format.csv:
@@ -317,7 +365,9 @@ def verify(
         raise fail(f"replay mismatch: {exc}") from None
     except (ValueError, KeyError) as exc:
         raise fail(f"{directory}: {exc}") from None
-    out.print(f"[green]ok[/]: {deals} deals in {len(group_by_match(records))} matches replay exactly")
+    out.print(
+        f"[green]ok[/]: {deals} deals in {len(group_by_match(records))} matches replay exactly"
+    )
 
 
 def main() -> None:

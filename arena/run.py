@@ -19,7 +19,7 @@ from typing import Any
 
 from arena import __version__
 from arena.bot import Bot
-from arena.games import Game, make_game
+from arena.games import make_game
 from arena.results import MATCHES, TOURNAMENT, ResultsDirError, read_jsonl
 from arena.tournament import TournamentPlan, entrant_names
 from arena.truf.dealsfile import load_deals
@@ -133,7 +133,9 @@ def versions() -> dict[str, str]:
     return out
 
 
-def tournament_json(config: RunConfig, plan: TournamentPlan, bots: dict[str, Any]) -> dict[str, Any]:
+def tournament_json(
+    config: RunConfig, plan: TournamentPlan, bots: dict[str, Any]
+) -> dict[str, Any]:
     """The ``tournament.json`` of a run: everything needed to run it again."""
     return {
         "schema": CONFIG_SCHEMA,

@@ -68,7 +68,7 @@ def answer_for(bot: Bot, request: pb.DecisionRequest) -> pb.PlayRequest:
         _log(f"act() raised on request {request.request_id}; answering the first legal action:")
         traceback.print_exc()
         choice = 0
-    if type(choice) is int:
+    if isinstance(choice, int):
         ans.index = choice
         return msg
     try:
@@ -187,7 +187,9 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     if bot_class is None:
         spec = args.bot
         module, _, attr = spec.partition(":")
-        bot_class = getattr(importlib.import_module(module if attr else f"bots.{spec}"), attr or "Bot")
+        bot_class = getattr(
+            importlib.import_module(module if attr else f"bots.{spec}"), attr or "Bot"
+        )
     try:
         bot = bot_class(seed=args.seed)
     except TypeError:

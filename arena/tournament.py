@@ -114,7 +114,11 @@ def play_match(
                     action = choice
                 match.apply(seat, action)
             except Exception as exc:  # a bot's bug is a fault, never a crash
-                kind = FaultKind.ILLEGAL if isinstance(exc, RuleError | IndexError) else FaultKind.CRASH
+                kind = (
+                    FaultKind.ILLEGAL
+                    if isinstance(exc, RuleError | IndexError)
+                    else FaultKind.CRASH
+                )
                 detail = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
                 faults.append(book.record(seat, kind, detail, deal=len(deals) + 1))
                 match.apply(seat, match.fallback_action(seat))
@@ -148,13 +152,17 @@ class TournamentPlan:
 
     def __post_init__(self) -> None:
         if not self.schedule:
-            self.schedule = schedule(len(self.entrants), self.game.table_size, self.rounds, self.seed)
+            self.schedule = schedule(
+                len(self.entrants), self.game.table_size, self.rounds, self.seed
+            )
 
     def tables(self) -> list[Table]:
         return [t for r in self.schedule for t in r.tables]
 
     def context(self, table: Table) -> MatchContext:
-        return MatchContext(table.match_id, table.round, table.table, match_seed(self.seed, table.match_id))
+        return MatchContext(
+            table.match_id, table.round, table.table, match_seed(self.seed, table.match_id)
+        )
 
 
 def run_in_process(

@@ -195,10 +195,8 @@ async def _host(
 def _wait_all(launched: list[Any], timeout: float) -> None:
     deadline = time.monotonic() + timeout
     for bot in launched:
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):  # killed once the server stops
             bot.process.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            pass  # killed below, after the server stops
 
 
 def run_hosted_tournament(
@@ -245,7 +243,10 @@ async def _serve(
             else:
                 with display:
                     await run_schedule(
-                        plan, entrants, writer, skip=frozenset(),
+                        plan,
+                        entrants,
+                        writer,
+                        skip=frozenset(),
                         on_match=lambda o, d: display.update(o.record, d),
                     )
         await referee.goodbye()

@@ -102,9 +102,7 @@ class Entrant:
     def capacity(self) -> int:
         return self.conn.capacity if self.conn else 1
 
-    async def decide(
-        self, *, ctx: MatchContext, seat: int, view: Any, legal: Sequence[Any]
-    ) -> Any:
+    async def decide(self, *, ctx: MatchContext, seat: int, view: Any, legal: Sequence[Any]) -> Any:
         conn = self.conn
         if conn is None or conn.closed:
             raise BotFault(FaultKind.DISCONNECT, "the bot is not connected")
@@ -221,7 +219,9 @@ def _deal_result_bytes(match_id: str, record: dict[str, Any]) -> bytes:
 
 
 def _serialize(msg: pb.PlayResponse | bytes) -> bytes:
-    return msg if type(msg) is bytes else msg.SerializeToString()
+    if isinstance(msg, bytes):
+        return msg
+    return msg.SerializeToString()
 
 
 def _expire(future: asyncio.Future[Any], conn: Connection, rid: int, timeout: float) -> None:
@@ -232,7 +232,7 @@ def _expire(future: asyncio.Future[Any], conn: Connection, rid: int, timeout: fl
         )
 
 
-class Referee(pb_grpc.ArenaServiceServicer):
+class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
     """The servicer: admits bots and routes their answers to pending requests."""
 
     def __init__(
@@ -296,7 +296,9 @@ class Referee(pb_grpc.ArenaServiceServicer):
         return entrant
 
     async def Play(  # noqa: N802 (gRPC method name)
-        self, request_iterator: AsyncIterator[pb.PlayRequest], context: grpc.aio.ServicerContext
+        self,
+        request_iterator: AsyncIterator[pb.PlayRequest],
+        context: grpc.aio.ServicerContext[pb.PlayRequest, pb.PlayResponse | bytes],
     ) -> AsyncIterator[pb.PlayResponse | bytes]:
         try:
             first = await asyncio.wait_for(anext(request_iterator), HELLO_TIMEOUT)
@@ -424,15 +426,16 @@ async def start_server(referee: Referee, listen: str) -> tuple[grpc.aio.Server, 
             response_serializer=_serialize,
         )
     }
-    server.add_generic_rpc_handlers(
-        (grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),)
-    )
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
     server.add_registered_method_handlers(SERVICE_NAME, handlers)
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
-         reflection.SERVICE_NAME),
+        (
+            SERVICE_NAME,
+            health_pb2.DESCRIPTOR.services_by_name["Health"].full_name,
+            reflection.SERVICE_NAME,
+        ),
         server,
     )
     port = server.add_insecure_port(listen)

@@ -33,16 +33,18 @@ class SeatLink(Protocol):
 
     name: str
 
-    async def decide(
-        self, *, ctx: MatchContext, seat: int, view: Any, legal: Sequence[Any]
-    ) -> Any:
+    async def decide(self, *, ctx: MatchContext, seat: int, view: Any, legal: Sequence[Any]) -> Any:
         """Ask for a decision; return the action or an index into ``legal``. Raises
         ``BotFault`` for a timeout, a malformed answer, or a lost connection."""
         ...
 
-    async def notify_deal(self, *, ctx: MatchContext, seat: int, record: dict[str, Any]) -> None: ...
+    async def notify_deal(
+        self, *, ctx: MatchContext, seat: int, record: dict[str, Any]
+    ) -> None: ...
 
-    async def notify_match(self, *, ctx: MatchContext, seat: int, result: dict[str, Any]) -> None: ...
+    async def notify_match(
+        self, *, ctx: MatchContext, seat: int, result: dict[str, Any]
+    ) -> None: ...
 
     def rejected(self, *, ctx: MatchContext, seat: int, fault: BotFault, strikes: int) -> None:
         """Tell the bot why its answer was refused (best effort)."""
@@ -78,7 +80,9 @@ async def play_remote_match(
         if book.disqualified[seat]:
             return seat, None
         try:
-            answer = await links[seat].decide(ctx=ctx, seat=seat, view=match.view(seat), legal=legal)
+            answer = await links[seat].decide(
+                ctx=ctx, seat=seat, view=match.view(seat), legal=legal
+            )
             return seat, _resolve(answer, legal)
         except BotFault as fault:
             return seat, fault

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from arena.cards import CARDS, VALUES, Card, cards_of
-from arena.truf.actions import Bid, Declare, DeclareOp, declare
+from arena.truf.actions import Bid, Declare, DeclareOp
 
 # ruling C4: spades > hearts > diamonds > clubs (suit index S0 H1 D2 C3).
 CLASSIC_SUIT_STRENGTH = (3, 2, 1, 0)
@@ -98,7 +98,12 @@ def target_declaration_key(decl: Declare) -> tuple[int, int, int, int]:
         top = max(VALUES[c] for c in decl.cards)
         suit = max(TARGET_SUIT_STRENGTH[c // 13] for c in decl.cards if VALUES[c] == top)
         return (decl.target, 0, top, suit)
-    return (decl.target, 1, TARGET_SUIT_STRENGTH[decl.cards[0] // 13], max(c % 13 for c in decl.cards))
+    return (
+        decl.target,
+        1,
+        TARGET_SUIT_STRENGTH[decl.cards[0] // 13],
+        max(c % 13 for c in decl.cards),
+    )
 
 
 def target_high_bidder(decls: Sequence[Declare]) -> int:

@@ -15,7 +15,6 @@ from arena.truf.actions import BIDS, MODES, PLAYS, Action, Bid, Declare, Mode, d
 from arena.truf.errors import ActionFormatError, DealError, RuleError
 from arena.truf.events import (
     BidsRevealed,
-    CardPlayed,
     DealScored,
     DealStarted,
     Event,
@@ -155,8 +154,9 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
         # C7 is recomputed by the engine for seeded deals after the first, and compared.
         keep = rec["deal"] == 1 or not str(rec.get("deal_source", "seed")).startswith("seed")
         specs.append(DealSpec(hands, int(rec["dealer"]) if keep else None, "replay"))
-    match = TrufMatch(rules_of(first, len(records)), match_id=match_id, names=first["seats"],
-                      deals=specs)
+    match = TrufMatch(
+        rules_of(first, len(records)), match_id=match_id, names=first["seats"], deals=specs
+    )
     for rec in records:
         where = f"match {match_id} deal {rec['deal']}"
         try:
@@ -168,7 +168,8 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
         for field in COMPARED:
             if got[field] != rec[field]:
                 raise ReplayMismatch(
-                    f"{where}: field {field!r} logged as {rec[field]!r}, engine gives {got[field]!r}"
+                    f"{where}: field {field!r} logged as {rec[field]!r}, "
+                    f"engine gives {got[field]!r}"
                 )
     return len(records)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 from enum import StrEnum
+from typing import Any
 
 from arena.cards import CARDS, SUIT_LETTERS, VALUES, Card, cards_of, mask_of
 from arena.truf import bidding, scoring
@@ -123,6 +123,31 @@ class TrufMatch:
     game = "truf"
     num_seats = SEATS
 
+    # Per-deal state, reset by _start_deal (declared here for the type checker).
+    _hands: list[int]  # card bitmasks per seat
+    _hand_cache: list[tuple[Card, ...] | None]
+    _declarations: list[tuple[Declare, ...] | None]
+    _bids: list[Bid | Declare | None]
+    _bid_values: list[int]
+    _high: int
+    _trump: int | None
+    _mode: Mode | None
+    _final_bids: tuple[int, ...] | None
+    _turn: int
+    _leader: int
+    _leader_pub: int | None
+    _trick: list[tuple[int, Card]]
+    _trick_pub: tuple[PlayedCard, ...]
+    _trick_owned: int
+    _closed: tuple[Trick, ...]
+    _broken: bool
+    _won: list[int]
+    _won_t: tuple[int, ...]
+    _legal_cache: int
+    _totals_before: tuple[int, ...]
+    _bid_info: tuple[object, ...]
+    _deal_start: int
+
     def __init__(
         self,
         rules: TrufRules | None = None,
@@ -227,16 +252,28 @@ class TrufMatch:
         """
         trick = self._trick_pub
         if self._trick_owned >> seat & 1:  # C11: only the owner sees its face-down card
-            trick = tuple(p if p.seat != seat else p._replace(card=self._trick[i][1])
-                          for i, p in enumerate(trick))
+            trick = tuple(
+                p if p.seat != seat else p._replace(card=self._trick[i][1])
+                for i, p in enumerate(trick)
+            )
         hand = self._hand_cache[seat]
         if hand is None:
             hand = self._hand_cache[seat] = cards_of(self._hands[seat])
         return _tuple_new(
             SeatView,
-            self._head + (seat,) + self._deal_info + (self.phase, self.to_act(), hand)
-            + self._bid_info + (self._closed, self._leader_pub, trick, self._broken,
-                                self._won_t, self._totals_before),
+            self._head
+            + (seat,)
+            + self._deal_info
+            + (self.phase, self.to_act(), hand)
+            + self._bid_info
+            + (
+                self._closed,
+                self._leader_pub,
+                trick,
+                self._broken,
+                self._won_t,
+                self._totals_before,
+            ),
         )
 
     # ----------------------------------------------------------------- actions
@@ -309,7 +346,9 @@ class TrufMatch:
     def _choose_mode(self, seat: int, action: Action) -> None:
         ruling = self._r("C5", "T4")
         if seat != self._turn:
-            raise RuleError(seat, action, ruling, f"only the high bidder, seat {self._turn}, chooses")
+            raise RuleError(
+                seat, action, ruling, f"only the high bidder, seat {self._turn}, chooses"
+            )
         if type(action) is not ChooseMode:
             raise RuleError(seat, action, ruling, "the mode phase takes a choice of atas or bawah")
         self.events.append(ModeChosen(seat, action.mode))
@@ -375,7 +414,9 @@ class TrufMatch:
             led = self._trick[0][1] // 13
             face_down_lead = self._face_down and led == self._trump
             raise RuleError(
-                seat, action, self._r("C9", "T5"),
+                seat,
+                action,
+                self._r("C9", "T5"),
                 f"must follow the led suit {SUIT_LETTERS[led]}"
                 + (" (a face-down lead is a trump lead, C11)" if face_down_lead else ""),
             )
@@ -412,9 +453,7 @@ class TrufMatch:
             )
         else:
             scores = tuple(
-                scoring.classic_score(
-                    mode, b, w, rules.scoring, rules.multiplier, rules.zero_bonus
-                )
+                scoring.classic_score(mode, b, w, rules.scoring, rules.multiplier, rules.zero_bonus)
                 for b, w in zip(self._final_bids, self._won, strict=True)
             )
         for s in range(SEATS):
@@ -464,21 +503,21 @@ class TrufMatch:
         first = (self.dealer + direction) % SEATS
         order = tuple((first + i * direction) % SEATS for i in range(SEATS))
         self._hands = hands
-        self._hand_cache: list[tuple[Card, ...] | None] = [None] * SEATS
-        self._declarations: list[tuple[Declare, ...] | None] = [None] * SEATS
-        self._bids: list[Bid | Declare | None] = [None] * SEATS
-        self._bid_values: list[int] = []
+        self._hand_cache = [None] * SEATS
+        self._declarations = [None] * SEATS
+        self._bids = [None] * SEATS
+        self._bid_values = []
         self._high = 0
-        self._trump: int | None = None
-        self._mode: Mode | None = None
-        self._final_bids: tuple[int, ...] | None = None
+        self._trump = None
+        self._mode = None
+        self._final_bids = None
         self._turn = -1
         self._leader = -1
-        self._leader_pub: int | None = None
-        self._trick: list[tuple[int, Card]] = []
-        self._trick_pub: tuple[PlayedCard, ...] = ()
+        self._leader_pub = None
+        self._trick = []
+        self._trick_pub = ()
         self._trick_owned = 0  # seats with a face-down card in the open trick (bits)
-        self._closed: tuple[Trick, ...] = ()
+        self._closed = ()
         self._broken = False
         self._won = [0] * SEATS
         self._won_t = tuple(self._won)
@@ -487,7 +526,7 @@ class TrufMatch:
         # The view's constant parts: see SeatView's field order.
         self._head = ("truf", self.rules.variant.value, self.match_id, deal, self.rules.deals)
         self._deal_info = (self.names, self.dealer, "ccw" if direction < 0 else "cw", order)
-        self._bid_info: tuple[object, ...] = (None, None, None, None, False, None, None)
+        self._bid_info = (None, None, None, None, False, None, None)
         self.phase = self._bid_phase
         self._deal_start = len(self.events)
         self.events.append(

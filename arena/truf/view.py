@@ -64,4 +64,8 @@ class SeatView(NamedTuple):
         return self.trump if first.card is None else first.card // 13
 
     def next_seat(self, seat: int) -> int:
-        return (seat - 1) % len(self.names) if self.direction == "ccw" else (seat + 1) % len(self.names)
+        return (
+            (seat - 1) % len(self.names)
+            if self.direction == "ccw"
+            else (seat + 1) % len(self.names)
+        )

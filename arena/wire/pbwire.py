@@ -51,4 +51,3 @@ def str_field(field: int, text: str) -> bytes:
 
 def uint_field(field: int, value: int) -> bytes:
     return UINT_TAG[field] + uv(value)
-

@@ -116,8 +116,6 @@ def _card(code: str, where: str) -> Card:
         raise CardError(f"{where}: {exc}") from None
 
 
-
-
 def _memo(make: Callable[[Any], bytes], limit: int = 4096) -> Callable[[Any], bytes]:
     """``make`` cached by value (for small hashable things: a tuple of seats, a card)."""
     cache: dict[Any, bytes] = {}
