@@ -8,6 +8,7 @@ traceback, ending with exit code 1 (2 for option errors, as typer does).
 from __future__ import annotations
 
 import contextlib
+import signal
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -173,10 +174,19 @@ def tournament(
         directory = results or default_results_dir()
         check_fresh(directory)
         run_tournament(config, directory, quiet=quiet)
-    except ValueError as exc:
+    except KeyboardInterrupt:
+        raise interrupted(directory) from None
+    except (ValueError, RuntimeError) as exc:  # RuntimeError: HostError (a bot failed to start)
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
+
+
+def interrupted(directory: Path) -> typer.Exit:
+    """Ctrl-C or SIGTERM: every finished match is already on disk; say so."""
+    done = len(finished_matches(directory)) if directory.is_dir() else 0
+    err.print(f"[yellow]interrupted[/]: {done} finished matches are saved in {directory}/")
+    return typer.Exit(130)
 
 
 def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
@@ -279,6 +289,8 @@ def serve(
         directory = results or default_results_dir()
         check_fresh(directory)
         names = serve_tournament(config, entrants, directory, console=out, quiet=quiet)
+    except KeyboardInterrupt:
+        raise interrupted(directory) from None
     except ValueError as exc:
         raise fail(str(exc)) from None
     except (OSError, RuntimeError) as exc:
@@ -370,7 +382,12 @@ def verify(
     )
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SIGTERM stops a run as Ctrl-C does: bots stopped, files closed
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _terminate)
     app()
 
 

@@ -30,7 +30,6 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 import grpc
-from google.protobuf import json_format
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
@@ -124,7 +123,7 @@ class Session:
                     elif kind == "match_result":
                         hook = getattr(self.bot, "match_over", None)
                         if hook is not None:
-                            hook(_as_dict(msg.match_result))
+                            hook(match_result_dict(msg.match_result))
                     elif kind == "answer_rejected":
                         r = msg.answer_rejected
                         _log(
@@ -140,8 +139,16 @@ class Session:
         return False
 
 
-def _as_dict(message: Any) -> dict[str, Any]:
-    return json_format.MessageToDict(message, preserving_proto_field_name=True)
+def match_result_dict(res: pb.MatchResult) -> dict[str, Any]:
+    """What ``Bot.match_over`` gets: the fields of the match's line in matches.jsonl
+    that concern every seat, plus this bot's seat."""
+    return {
+        "match": res.match_id,
+        "seats": list(res.names),
+        "totals": list(res.totals),
+        "ranks": list(res.ranks),
+        "seat": res.seat,
+    }
 
 
 def run(

@@ -21,8 +21,18 @@ def arena(*args: str) -> tuple[int, str]:
 def run_in_process(tmp: Path, *extra: str) -> Path:
     out = tmp / "run"
     code, text = arena(
-        "tournament", "--in-process", "--rounds", "2", "--deals", "3", "--seed", "7",
-        "--results", str(out), "--quiet", *extra,
+        "tournament",
+        "--in-process",
+        "--rounds",
+        "2",
+        "--deals",
+        "3",
+        "--seed",
+        "7",
+        "--results",
+        str(out),
+        "--quiet",
+        *extra,
     )
     assert code == 0, text
     return out
@@ -30,8 +40,13 @@ def run_in_process(tmp: Path, *extra: str) -> Path:
 
 def test_in_process_tournament_writes_every_results_file(tmp_path: Path) -> None:
     out = run_in_process(tmp_path)
-    for name in ("tournament.json", "replays.jsonl", "matches.jsonl", "leaderboard.csv",
-                 "leaderboard.json"):
+    for name in (
+        "tournament.json",
+        "replays.jsonl",
+        "matches.jsonl",
+        "leaderboard.csv",
+        "leaderboard.json",
+    ):
         assert (out / name).is_file(), name
     matches = [json.loads(x) for x in (out / "matches.jsonl").read_text().splitlines()]
     deals = [json.loads(x) for x in (out / "replays.jsonl").read_text().splitlines()]
@@ -105,7 +120,11 @@ def test_leaderboard_rerenders_from_saved_files(tmp_path: Path, fmt: str) -> Non
         (["tournament", "--rounds", "0"], 2, "--rounds"),
         (["tournament", "--variant", "poker"], 2, "--variant"),
         (["tournament", "--scoring", "4"], 2, "--scoring"),
-        (["tournament", "--in-process", "--bots", "random,nosuchbot,greedy,planner"], 1, "unknown bot 'nosuchbot'"),
+        (
+            ["tournament", "--in-process", "--bots", "random,nosuchbot,greedy,planner"],
+            1,
+            "unknown bot 'nosuchbot'",
+        ),
         (["tournament", "--in-process", "--bots", "random,greedy"], 1, "seats 4"),
         (["leaderboard", "/nonexistent/dir"], 1, "not a directory"),
         (["frobnicate"], 2, "No such command"),

@@ -8,11 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.cards import CODES
+from arena.cards import CODES, cards_of
 from arena.truf.dealsfile import DealFileError, load_deals
 from arena.truf.rules import TrufRules
 from arena.truf.state import TrufMatch, deal_from_seed
-from arena.cards import cards_of
 
 
 def good_hands(seed: int) -> list[list[str]]:
@@ -28,7 +27,10 @@ def write(tmp_path: Path, lines: list[str]) -> Path:
 
 def test_a_good_deal_file_is_played_deal_for_deal(tmp_path: Path) -> None:
     deals = [good_hands(1), good_hands(2)]
-    path = write(tmp_path, [json.dumps({"hands": deals[0], "dealer": 2}), "", json.dumps({"hands": deals[1]})])
+    path = write(
+        tmp_path,
+        [json.dumps({"hands": deals[0], "dealer": 2}), "", json.dumps({"hands": deals[1]})],
+    )
     specs = load_deals(path)
     assert [s.dealer for s in specs] == [2, None]
     m = TrufMatch(TrufRules(deals=3), seed=5, deals=specs)
@@ -56,15 +58,23 @@ def test_ten_is_accepted_as_10_or_T(tmp_path: Path) -> None:
     [
         (lambda h: "{not json", "line 2: not valid JSON"),
         (lambda h: json.dumps({"hands": h[:3]}), "line 2: a deal has 4 hands"),
-        (lambda h: json.dumps({"hands": [h[0][:12], h[1], h[2], h[3]]}), "line 2: hand 0 has 12 cards"),
-        (lambda h: json.dumps({"hands": [["ZZ"] + h[0][1:], h[1], h[2], h[3]]}), "line 2: not a card code: 'ZZ'"),
+        (
+            lambda h: json.dumps({"hands": [h[0][:12], h[1], h[2], h[3]]}),
+            "line 2: hand 0 has 12 cards",
+        ),
+        (
+            lambda h: json.dumps({"hands": [["ZZ"] + h[0][1:], h[1], h[2], h[3]]}),
+            "line 2: not a card code: 'ZZ'",
+        ),
         (lambda h: json.dumps({"hands": [[h[1][0]] + h[0][1:], h[1], h[2], h[3]]}), "line 2: card"),
         (lambda h: json.dumps({"hands": h, "dealer": 7}), 'line 2: "dealer" must be a seat'),
         (lambda h: json.dumps({"hands": h, "extra": 1}), "line 2: unknown field"),
         (lambda h: json.dumps([1, 2]), "line 2"),
     ],
 )
-def test_a_broken_deal_file_is_refused_naming_the_line(tmp_path: Path, mutate, message: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_broken_deal_file_is_refused_naming_the_line(
+    tmp_path: Path, mutate, message: str
+) -> None:  # type: ignore[no-untyped-def]
     first = json.dumps({"hands": good_hands(4)})
     path = write(tmp_path, [first, mutate(good_hands(5))])
     with pytest.raises(DealFileError, match=message.replace("(", r"\(").replace("'", "'")) as info:
@@ -75,8 +85,12 @@ def test_a_broken_deal_file_is_refused_naming_the_line(tmp_path: Path, mutate, m
 def test_c2_a_deal_file_with_an_all_numeral_hand_is_refused(tmp_path: Path) -> None:
     numerals = [r + s for s in "SHDC" for r in "23456789T"]  # 36 numeral cards
     courts = [r + s for s in "SHDC" for r in "JQKA"]  # 16 court cards
-    hands = [numerals[:13], numerals[13:23] + courts[:3], numerals[23:33] + courts[3:6],
-             numerals[33:] + courts[6:]]
+    hands = [
+        numerals[:13],
+        numerals[13:23] + courts[:3],
+        numerals[23:33] + courts[3:6],
+        numerals[33:] + courts[6:],
+    ]
     path = write(tmp_path, [json.dumps({"hands": hands})])
     with pytest.raises(DealFileError, match=r"line 1: hand 0 holds only numeral cards.*C2"):
         load_deals(path)

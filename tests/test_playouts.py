@@ -97,7 +97,9 @@ def _check_decision(m: TrufMatch, seat: int, legal: tuple[object, ...], rng: ran
     elif phase == "bid":
         assert {a.card for a in legal if isinstance(a, Bid)} == set(hand)
     elif phase == "declare":
-        got = {(tuple(int(c) for c in a.cards), a.op.value) for a in legal if isinstance(a, Declare)}
+        got = {
+            (tuple(int(c) for c in a.cards), a.op.value) for a in legal if isinstance(a, Declare)
+        }
         assert got == oracle_declarations(hand)
     # No illegal action applies, and a refused one changes nothing.
     before = len(m.events)
@@ -189,7 +191,8 @@ def test_scores_follow_the_formulas(rules: TrufRules, seed: int) -> None:
     for rec in m.finished:
         if rules.is_target:
             assert rec["final_bids"] == [  # T2: targets as declared
-                sum(VALUES[Card.parse(c)] for c in b["cards"]) if b["op"] != "subtract"
+                sum(VALUES[Card.parse(c)] for c in b["cards"])
+                if b["op"] != "subtract"
                 else abs(VALUES[Card.parse(b["cards"][0])] - VALUES[Card.parse(b["cards"][1])])
                 for b in rec["bids"]
             ]

@@ -62,7 +62,10 @@ def test_stored_sample_logs_replay() -> None:
         ("scores", lambda r: r["scores"].__setitem__(0, r["scores"][0] + 1)),
         ("high_bidder", lambda r: r.__setitem__("high_bidder", (r["high_bidder"] + 1) % 4)),
         ("dealer", lambda r: r.__setitem__("dealer", (r["dealer"] + 1) % 4)),
-        ("tricks", lambda r: r["tricks"][5].__setitem__("winner", (r["tricks"][5]["winner"] + 1) % 4)),
+        (
+            "tricks",
+            lambda r: r["tricks"][5].__setitem__("winner", (r["tricks"][5]["winner"] + 1) % 4),
+        ),
         ("totals", lambda r: r["totals"].__setitem__(2, 99)),
     ],
 )

@@ -734,3 +734,30 @@ def test_c14_all_equal_totals_all_rank_first() -> None:
     play_rest_of_deal(m)
     assert m.totals == [-4, -4, -4, -4]
     assert list(m.ranks) == [1, 1, 1, 1]
+
+
+def test_c3_a_bid_that_names_no_card_is_refused_and_a_plain_int_card_is_the_card() -> None:
+    from arena.truf.actions import Bid, ChooseMode
+
+    m = match(ONE_SUIT)
+    for bad in ("AS", 52, -1, True, None):
+        assert_refused(m, 0, Bid(bad), "C3")  # type: ignore[arg-type]
+    m.apply(0, Bid(int(c("TS"))))  # type: ignore[arg-type]
+    assert m.view(0).bids is None and events_of(m, ev.BidMade)[0].action is BIDS[c("TS")]
+    bid_all_but_first = ("3H", "KD", "QC")
+    for seat, code in enumerate(bid_all_but_first, start=1):
+        m.apply(seat, BIDS[c(code)])
+    assert m.phase == "mode"  # 10 + 3 + 0 + 0
+    assert_refused(m, 0, ChooseMode("sideways"), "C5")  # type: ignore[arg-type]
+    assert m.phase == "mode"
+
+
+def test_c8_a_play_that_names_no_card_is_refused() -> None:
+    from arena.truf.actions import Play
+
+    m = match(ONE_SUIT)
+    bid_all(m, "TS", "9H", "KD", "QC")  # 19: atas, seat 0 leads
+    for bad in ("2S", 99, 2.0):
+        assert_refused(m, 0, Play(bad), "C8")  # type: ignore[arg-type]
+    m.apply(0, Play(int(c("2S"))))  # type: ignore[arg-type]
+    assert m.view(0).trick[0].card is c("2S")  # the owner sees its face-down trump (C11)

@@ -374,7 +374,6 @@ def test_a_decision_request_envelope_carries_the_decision() -> None:
     assert arena_pb2.PlayRequest.FromString(answer.SerializeToString()).answer.index == 0
 
 
-
 def test_the_referees_hand_built_request_equals_the_generated_message() -> None:
     from arena.referee.server import decision_request_bytes
 
@@ -396,6 +395,7 @@ def test_the_referees_hand_built_request_equals_the_generated_message() -> None:
     req.deadline.FromNanoseconds(now_ns + 750_000_000)
     wire.fill_decision(req.truf, view, legal)
     assert arena_pb2.PlayResponse.FromString(data) == expected
+
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_deal_result_carries_the_public_record(variant: str) -> None:

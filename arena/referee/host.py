@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from arena.referee.server import Entrant, Referee, start_server
 from arena.referee.table import play_remote_match
 from arena.results import ResultsWriter
-from arena.run import RunConfig, base_name
+from arena.run import RunConfig, base_name, tournament_json
 from arena.tournament import MatchOutcome, TournamentPlan
 
 MAX_TABLES = 8  # tables in play at once, at most
@@ -168,6 +168,8 @@ async def _host(
     try:
         await wait_for_entrants(referee, len(tokens), launched, CONNECT_TIMEOUT)
         entrants = {e.name: e for e in referee.entrants}
+        # Now the bots have said who they are: record the versions they announced.
+        writer.write_config(tournament_json(config, plan, entrants))
         start = time.perf_counter()
         decisions = await run_schedule(
             plan,
@@ -233,7 +235,9 @@ async def _serve(
         config.bots = names
         plan = make_plan(config)
         with ResultsWriter(directory) as writer:
-            writer.write_config(tournament_json(config, plan, {}))
+            writer.write_config(
+                tournament_json(config, plan, {e.name: e for e in referee.entrants})
+            )
             display = LiveDisplay(console, len(plan.tables()), plan.entrants)
             entrants = {e.name: e for e in referee.entrants}
             if quiet:

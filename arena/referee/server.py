@@ -97,6 +97,13 @@ class Entrant:
         self.connected = asyncio.Event()
         self.bot_name = ""
         self.bot_version = ""
+        # The latest request per (match, seat): what an AnswerRejected refers to.
+        self.last_request: dict[tuple[str, int], int] = {}
+
+    @property
+    def version(self) -> str:
+        """The version the bot announced in its hello (for tournament.json)."""
+        return self.bot_version or "unknown"
 
     @property
     def capacity(self) -> int:
@@ -108,6 +115,7 @@ class Entrant:
             raise BotFault(FaultKind.DISCONNECT, "the bot is not connected")
         referee = self.referee
         rid = next(referee.request_ids)
+        self.last_request[ctx.match_id, seat] = rid
         timeout = referee.decision_timeout
         # Built as bytes (see decision_request_bytes): the per-decision hot path.
         msg = decision_request_bytes(
@@ -136,6 +144,7 @@ class Entrant:
             self.conn.send(_deal_result_bytes(ctx.match_id, record))
 
     async def notify_match(self, *, ctx: MatchContext, seat: int, result: dict[str, Any]) -> None:
+        self.last_request.pop((ctx.match_id, seat), None)
         if self.conn is not None:
             msg = pb.PlayResponse()
             res = msg.match_result
@@ -152,7 +161,11 @@ class Entrant:
             return
         msg = pb.PlayResponse()
         rej = msg.answer_rejected
-        rej.reason = REASON.get(fault.kind, pb.AnswerRejected.REASON_ILLEGAL_ACTION)
+        rej.request_id = self.last_request.get((ctx.match_id, seat), 0)
+        if fault.wrong_kind:
+            rej.reason = pb.AnswerRejected.REASON_WRONG_KIND
+        else:
+            rej.reason = REASON.get(fault.kind, pb.AnswerRejected.REASON_ILLEGAL_ACTION)
         rej.detail = f"{ctx.match_id} seat {seat}: {fault.detail}"
         rej.strikes = strikes
         rej.strikes_allowed = self.referee.strike_limit

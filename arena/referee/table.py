@@ -22,10 +22,11 @@ from arena.truf.errors import RuleError
 class BotFault(Exception):
     """A seat failed to give a usable answer."""
 
-    def __init__(self, kind: FaultKind, detail: str) -> None:
+    def __init__(self, kind: FaultKind, detail: str, *, wrong_kind: bool = False) -> None:
         super().__init__(detail)
         self.kind = kind
         self.detail = detail
+        self.wrong_kind = wrong_kind  # an action, but not of a kind this phase takes
 
 
 class SeatLink(Protocol):
@@ -103,7 +104,10 @@ async def play_remote_match(
                     match.apply(seat, outcome)
                     continue
                 except RuleError as exc:
-                    outcome = BotFault(FaultKind.ILLEGAL, str(exc))
+                    kinds = {type(a) for a in match.legal_actions(seat)}
+                    outcome = BotFault(
+                        FaultKind.ILLEGAL, str(exc), wrong_kind=type(outcome) not in kinds
+                    )
             entry = book.record(seat, outcome.kind, outcome.detail, deal=len(deals) + 1)
             faults.append(entry)
             links[seat].rejected(ctx=ctx, seat=seat, fault=outcome, strikes=book.strikes[seat])

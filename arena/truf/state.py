@@ -17,14 +17,17 @@ from arena.cards import CARDS, SUIT_LETTERS, VALUES, Card, cards_of, mask_of
 from arena.truf import bidding, scoring
 from arena.truf.actions import (
     BID_SLICES,
+    BIDS,
     MODE_CHOICES,
     PLAY_SLICES,
     Action,
     Bid,
     ChooseMode,
     Declare,
+    DeclareOp,
     Mode,
     Play,
+    declare,
 )
 from arena.truf.errors import DealError, RuleError
 from arena.truf.events import (
@@ -303,15 +306,25 @@ class TrufMatch:
         if self._target:
             if not isinstance(action, Declare):
                 raise RuleError(seat, action, ruling, "the declare phase takes a declaration")
+            if not isinstance(action.cards, tuple | list) or action.op not in _OP_SET:
+                raise RuleError(seat, action, ruling, "not a declaration: cards and an op")
             for card in action.cards:
+                if type(card) is not Card and (type(card) is not int or card not in _CARD_SET):
+                    raise RuleError(seat, action, ruling, f"{card!r} is not a card")
                 if not hand >> card & 1:
                     raise RuleError(seat, action, ruling, f"{card} is not in this seat's hand")
+            action = declare([CARDS[c] for c in action.cards], action.op)  # canonical form
             reason = bidding.declaration_valid(action)
             if reason is not None:
                 raise RuleError(seat, action, ruling, f"invalid declaration: {reason}")
         else:
             if type(action) is not Bid:
                 raise RuleError(seat, action, ruling, "the bid phase takes a bid card")
+            if type(action.card) is not Card and (
+                type(action.card) is not int or action.card not in _CARD_SET
+            ):
+                raise RuleError(seat, action, ruling, f"{action.card!r} is not a card")
+            action = BIDS[action.card]  # the interned bid (a plain int card becomes a Card)
             if not hand >> action.card & 1:
                 raise RuleError(seat, action, ruling, f"{action.card} is not in this seat's hand")
         self._bids[seat] = action
@@ -349,7 +362,7 @@ class TrufMatch:
             raise RuleError(
                 seat, action, ruling, f"only the high bidder, seat {self._turn}, chooses"
             )
-        if type(action) is not ChooseMode:
+        if type(action) is not ChooseMode or action.mode not in _MODE_SET:
             raise RuleError(seat, action, ruling, "the mode phase takes a choice of atas or bawah")
         self.events.append(ModeChosen(seat, action.mode))
         self._set_mode(action.mode, chosen=True)
@@ -384,6 +397,9 @@ class TrufMatch:
         if type(action) is not Play:
             raise RuleError(seat, action, self._r("C8", "T5"), "the play phase takes a card")
         card = action.card
+        if type(card) is not Card and (type(card) is not int or card not in _CARD_SET):
+            raise RuleError(seat, action, self._r("C8", "T5"), f"{card!r} is not a card")
+        card = CARDS[card]  # the interned card
         bit = 1 << card
         hand = self._hands[seat]
         if not self._legal_mask() & bit:
@@ -542,4 +558,7 @@ class TrufMatch:
 
 
 _ONE = tuple((s,) for s in range(SEATS))
+_CARD_SET = frozenset(range(52))  # plain ints 0..51 also name cards (Card is an int)
+_MODE_SET = frozenset(Mode)
+_OP_SET = frozenset(DeclareOp)
 _tuple_new = tuple.__new__
