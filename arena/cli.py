@@ -41,7 +41,7 @@ app = typer.Typer(
 )
 # Piped or captured output gets a wide console: the leaderboard should not wrap at 80.
 out = Console(width=None if sys.stdout.isatty() else 160)
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # messages are never cut into lines
 
 
 class VariantOpt(StrEnum):
@@ -383,7 +383,9 @@ def verify(
 
 
 def _terminate(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt  # SIGTERM stops a run as Ctrl-C does: bots stopped, files closed
+    # SIGTERM stops a run as Ctrl-C does (bots stopped, files closed): re-raised as SIGINT,
+    # so that inside asyncio.run the runner cancels the main task cleanly.
+    signal.raise_signal(signal.SIGINT)
 
 
 def main() -> None:

@@ -221,6 +221,36 @@ def test_hosted_results_record_the_versions_the_bots_announce(
     )
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_a_stopped_run_keeps_every_finished_match_and_leaves_no_bot_running(
+    tmp_path: Path, sig: signal.Signals
+) -> None:
+    out = tmp_path / "run"
+    proc = spawn(arena_cmd("tournament", "--rounds", "500", "--results", str(out), "-q"),
+                 tmp_path, subprocess.PIPE)  # fmt: skip
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        matches = out / "matches.jsonl"
+        while not (matches.exists() and matches.stat().st_size > 0):
+            assert proc.poll() is None and time.monotonic() < deadline, "no match finished"
+            time.sleep(0.05)
+        proc.send_signal(sig)
+        text = proc.communicate(timeout=60)[0].decode(errors="replace")
+    finally:
+        stop(proc)
+    assert proc.returncode == 130, text
+    assert "Traceback" not in text, text
+    done = read_jsonl(matches)  # every line whole: nothing half-written
+    assert 0 < len(done) < 500
+    assert f"interrupted: {len(done)} finished matches are saved in {out}/" in text
+    replays = read_jsonl(out / "replays.jsonl")
+    assert {r["match"] for r in replays} == {m["match"] for m in done}
+    for log in (out / "bots").glob("*.log"):  # each bot was told, and so left
+        assert "stopped by the organiser" in log.read_text(), log
+    code, text = run_arena(tmp_path, "verify", str(out))
+    assert code == 0, text
+
+
 # ------------------------------------------------- 2. serve, external bot processes
 
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import grpc
+
 from arena.referee.server import Entrant, Referee, start_server
 from arena.referee.table import play_remote_match
 from arena.results import ResultsWriter
@@ -132,7 +134,13 @@ async def run_schedule(
                 running[task] = names
         if not running:  # nothing fits: should not happen, capacities are >= 1
             raise HostError("no table can start: every entrant is busy")
-        done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+        try:
+            done, _ = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:  # interrupted: unfinished matches are not recorded
+            for task in running:
+                task.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
+            raise
         for task in done:
             for n in running.pop(task):
                 busy[n] -= 1
@@ -180,18 +188,23 @@ async def _host(
         )
         elapsed = time.perf_counter() - start
         await referee.goodbye()
-        # Let the bots close their streams and exit while the server still runs: a
-        # stream the server's stop has to cancel is a noisy (harmless) traceback.
-        await asyncio.to_thread(_wait_all, launched, BOT_EXIT_TIMEOUT)
         return decisions, elapsed
     finally:
-        await server.stop(grace=1.0)
-        for bot in launched:
-            try:
-                bot.process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                bot.process.kill()
-                bot.process.wait()
+        await _shut_down(referee, server, launched)
+
+
+async def _shut_down(referee: Referee, server: grpc.aio.Server, launched: list[Launched]) -> None:
+    """Say goodbye (a no-op for streams already told), let the bots close their streams
+    and exit while the server still runs, then stop it and reap what is left. A stream
+    the server's stop has to cancel makes grpc print a (harmless) traceback."""
+    await referee.goodbye("the tournament was stopped by the organiser")
+    await referee.wait_all_gone(BOT_EXIT_TIMEOUT)
+    await asyncio.to_thread(_wait_all, launched, BOT_EXIT_TIMEOUT)
+    await server.stop(grace=1.0)
+    for bot in launched:
+        if bot.process.poll() is None:
+            bot.process.kill()
+            await asyncio.to_thread(bot.process.wait)
 
 
 def _wait_all(launched: list[Any], timeout: float) -> None:
@@ -254,10 +267,9 @@ async def _serve(
                         on_match=lambda o, d: display.update(o.record, d),
                     )
         await referee.goodbye()
-        await referee.wait_all_gone(BOT_EXIT_TIMEOUT)
         return names
     finally:
-        await server.stop(grace=1.0)
+        await _shut_down(referee, server, [])
 
 
 def serve_tournament(
