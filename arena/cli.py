@@ -134,6 +134,33 @@ ListenO = Annotated[
 ]
 
 
+def _common(
+    rounds: int,
+    variant: VariantOpt,
+    scoring: ScoringOpt,
+    multiplier: int,
+    deals: int,
+    deals_file: Path | None,
+    seed: int,
+    listen: str,
+    decision_timeout: float,
+    strikes: int,
+) -> dict[str, Any]:
+    """The RunConfig fields that `tournament` and `serve` share, from their options."""
+    return {
+        "rounds": rounds,
+        "variant": variant.value,
+        "scoring": scoring.value,
+        "multiplier": multiplier,
+        "deals": deals,
+        "deals_file": str(deals_file) if deals_file else None,
+        "seed": seed,
+        "listen": listen,
+        "decision_timeout": decision_timeout,
+        "strikes": strikes,
+    }
+
+
 @app.command()
 def tournament(
     *,
@@ -158,19 +185,11 @@ def tournament(
     """Run a round-robin tournament of the bundled (or given) bots and print the leaderboard."""
     try:
         config = RunConfig(
-            rounds=rounds,
             bots=parse_bots(bots) if bots else RunConfig().bots,
-            variant=variant.value,
-            scoring=scoring.value,
-            multiplier=multiplier,
-            deals=deals,
-            deals_file=str(deals_file) if deals_file else None,
-            seed=seed,
             transport="in-process" if in_process else "grpc",
-            listen=listen,
-            decision_timeout=decision_timeout,
-            strikes=strikes,
-        )
+            **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
+                      decision_timeout, strikes),
+        )  # fmt: skip
         directory = results or default_results_dir()
         check_fresh(directory)
         run_tournament(config, directory, quiet=quiet)
@@ -273,19 +292,11 @@ def serve(
 
     try:
         config = RunConfig(
-            rounds=rounds,
-            bots=[],
-            variant=variant.value,
-            scoring=scoring.value,
-            multiplier=multiplier,
-            deals=deals,
-            deals_file=str(deals_file) if deals_file else None,
-            seed=seed,
+            bots=[],  # the bots that connect
             transport="grpc",
-            listen=listen,
-            decision_timeout=decision_timeout,
-            strikes=strikes,
-        )
+            **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
+                      decision_timeout, strikes),
+        )  # fmt: skip
         directory = results or default_results_dir()
         check_fresh(directory)
         names = serve_tournament(config, entrants, directory, console=out, quiet=quiet)
