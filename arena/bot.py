@@ -35,7 +35,16 @@ class BaseBot:
         raise NotImplementedError
 
     def deal_over(self, record: Mapping[str, Any]) -> None:
-        """Called with the deal's public record (the replay fields) when a deal ends."""
+        """Called when a deal ends with its public summary: the replay record's fields
+        ``arena.truf.replay.PUBLIC_DEAL_KEYS`` (bids, trump, mode, every trick, scores...),
+        the same in-process and over gRPC."""
 
     def match_over(self, result: Mapping[str, Any]) -> None:
         """Called with ``{"match", "seats", "totals", "ranks", "seat"}`` when a match ends."""
+
+
+def has_hook(bot: object, name: str) -> bool:
+    """Whether ``bot`` has the result hook ``name`` other than BaseBot's no-op: runners
+    skip building the hook's argument when nobody listens."""
+    hook = getattr(type(bot), name, None)
+    return hook is not None and hook is not getattr(BaseBot, name)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arena.truf.replay import public_deal
 from arena.truf.rules import TrufRules
 from arena.truf.state import DealSpec, TrufMatch
 
@@ -45,6 +46,9 @@ class Game(Protocol):
     def new_match(self, *, match_id: str, seed: str, names: Sequence[str]) -> Match: ...
     def describe(self) -> dict[str, Any]: ...
     def match_stats(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]: ...
+    def deal_summary(self, record: dict[str, Any]) -> dict[str, Any]:
+        """What a bot's ``deal_over`` hook gets: the public part of a deal's record."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,9 @@ class TrufGame:
         if self.deals:
             out["deals_file"] = {"deals": len(self.deals), "first": self.deals[0].source}
         return out
+
+    def deal_summary(self, record: dict[str, Any]) -> dict[str, Any]:
+        return public_deal(record)
 
     def match_stats(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """Per-seat statistics for ``matches.jsonl``: deals played and exact bids."""

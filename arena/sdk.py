@@ -33,7 +33,7 @@ import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.bot import Bot
+from arena.bot import Bot, has_hook
 from arena.wire import truf as truf_wire
 
 PROTOCOL_VERSION = 1
@@ -104,6 +104,13 @@ class Session:
                 return
             yield msg
 
+    def _hook(self, name: str, arg: dict[str, Any]) -> None:
+        try:
+            getattr(self.bot, name)(arg)
+        except Exception:  # the author's bug: show it, and keep the seat alive
+            _log(f"{name}() raised:")
+            traceback.print_exc()
+
     def run(self) -> bool:
         """Returns True when the referee said the tournament is over."""
         with grpc.insecure_channel(self.address) as channel:
@@ -117,13 +124,13 @@ class Session:
                         self.entrant = msg.welcome.entrant
                         _log(f"connected to {self.address} as {self.entrant}")
                     elif kind == "deal_result":
-                        hook = getattr(self.bot, "deal_over", None)
-                        if hook is not None:
-                            hook(truf_wire.deal_result_from_proto(msg.deal_result.truf))
+                        if has_hook(self.bot, "deal_over"):
+                            self._hook(
+                                "deal_over", truf_wire.deal_result_from_proto(msg.deal_result.truf)
+                            )
                     elif kind == "match_result":
-                        hook = getattr(self.bot, "match_over", None)
-                        if hook is not None:
-                            hook(match_result_dict(msg.match_result))
+                        if has_hook(self.bot, "match_over"):
+                            self._hook("match_over", match_result_dict(msg.match_result))
                     elif kind == "answer_rejected":
                         r = msg.answer_rejected
                         _log(

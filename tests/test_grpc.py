@@ -45,7 +45,7 @@ from arena.referee import server as referee_server
 from arena.referee.host import wait_for_entrants
 from arena.referee.server import Referee, start_server
 from arena.referee.table import play_remote_match
-from arena.tournament import MatchContext, MatchOutcome
+from arena.tournament import MatchContext, MatchOutcome, play_match
 from arena.truf.actions import BIDS, PLAYS, Action
 from arena.truf.rules import TrufRules
 from arena.truf.view import SeatView
@@ -751,7 +751,7 @@ def test_sdk_match_over_hook_gets_the_documented_fields(host: Callable[..., Host
     threads = [SdkThread(b, h.address, t) for b, t in zip(bots, tokens, strict=True)]
     for t in threads:
         t.start()
-    outcome = play_hosted_match(h, deals=1, strike_limit=3, match_id="hooks")
+    outcome = play_hosted_match(h, deals=2, strike_limit=3, match_id="hooks")
     join_all(threads)
     for seat, bot in enumerate(bots):
         (result,) = bot.matches
@@ -759,6 +759,18 @@ def test_sdk_match_over_hook_gets_the_documented_fields(host: Callable[..., Host
         assert result["match"] == "hooks" and result["seat"] == seat
         assert result["seats"] == outcome.record["seats"]
         assert result["ranks"] == outcome.record["ranks"]
+    # In-process, the same bots hear exactly the same: one class plays both ways.
+    local: list[Recorder] = [ByIndex(), ByAction(), ByIndex(), ByAction()]
+    here = play_match(
+        make_game(rules=TrufRules(deals=2)),
+        local,
+        ctx=MatchContext("hooks", seed="7:hooks"),
+        names=outcome.record["seats"],
+    )
+    assert here.record["totals"] == outcome.record["totals"]
+    for wire, mine in zip(bots, local, strict=True):
+        assert mine.matches == wire.matches
+        assert mine.deals == wire.deals and len(mine.deals) == 2
 
 
 class WireBot(threading.Thread):

@@ -33,7 +33,7 @@ from arena.tournament import MatchOutcome, TournamentPlan
 MAX_TABLES = 8  # tables in play at once, at most
 CONNECT_TIMEOUT = 60.0
 BOT_EXIT_TIMEOUT = 5.0  # after the goodbye, before the server stops
-BOT_CAPACITY = 4
+BOT_CAPACITY = 8
 
 
 class HostError(RuntimeError):

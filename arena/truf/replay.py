@@ -7,6 +7,7 @@ any reader can audit a results directory against the rulings.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -102,6 +103,36 @@ def deal_record(
     rec["mode_chosen"] = chosen
     rec["faults"] = []
     return rec
+
+
+# The public summary of a finished deal that a bot's ``deal_over`` hook gets, in-process
+# and through the SDK alike (there, decoded from the DealResult message): the replay
+# record without what only the log needs (ids, the dealt hands, faults, versions).
+PUBLIC_DEAL_KEYS = (
+    "variant",
+    "dealer",
+    "direction",
+    "bids",
+    "bid_total",
+    "high_bidder",
+    "trump",
+    "mode",
+    "mode_chosen",
+    "final_bids",
+    "tricks",
+    "tricks_won",
+    "scores",
+    "totals",
+)
+
+
+def public_deal(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A deal's public summary (``PUBLIC_DEAL_KEYS``), a fresh copy: nothing a bot does
+    to it reaches the replay log."""
+    return {
+        key: copy.deepcopy(record[key]) if isinstance(record[key], list) else record[key]
+        for key in PUBLIC_DEAL_KEYS
+    }
 
 
 def rules_of(record: Mapping[str, Any], deals: int) -> TrufRules:
