@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 
 from arena import __version__
-from arena.results import ResultsWriter
+from arena.results import ResultsWriter, repair
 from arena.run import (
     RunConfig,
     check_fresh,
@@ -181,17 +181,33 @@ def tournament(
     decision_timeout: TimeoutO = 1.0,
     strikes: StrikesO = 3,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            "--resume",
+            metavar="DIR",
+            help="Continue the stopped or crashed run in DIR, with the options it was "
+            "started with (saved in DIR/tournament.json); other options are ignored.",
+        ),
+    ] = None,
 ) -> None:
     """Run a round-robin tournament of the bundled (or given) bots and print the leaderboard."""
+    directory = resume or results or default_results_dir()
     try:
-        config = RunConfig(
-            bots=parse_bots(bots) if bots else RunConfig().bots,
-            transport="in-process" if in_process else "grpc",
-            **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
-                      decision_timeout, strikes),
-        )  # fmt: skip
-        directory = results or default_results_dir()
-        check_fresh(directory)
+        if resume is not None:
+            config = load_config(resume)
+            dropped = repair(resume)
+            note = f"; dropped {dropped} line(s) of unfinished matches" if dropped else ""
+            done = len(finished_matches(resume))
+            err.print(f"resuming {resume}: {done} finished matches kept{note}", highlight=False)
+        else:
+            config = RunConfig(
+                bots=parse_bots(bots) if bots else RunConfig().bots,
+                transport="in-process" if in_process else "grpc",
+                **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
+                          decision_timeout, strikes),
+            )  # fmt: skip
+            check_fresh(directory)
         run_tournament(config, directory, quiet=quiet)
     except KeyboardInterrupt:
         raise interrupted(directory) from None
@@ -204,7 +220,10 @@ def tournament(
 def interrupted(directory: Path) -> typer.Exit:
     """Ctrl-C or SIGTERM: every finished match is already on disk; say so."""
     done = len(finished_matches(directory)) if directory.is_dir() else 0
-    err.print(f"[yellow]interrupted[/]: {done} finished matches are saved in {directory}/")
+    err.print(
+        f"[yellow]interrupted[/]: {done} finished matches are saved in {directory}/; "
+        f"continue with: arena tournament --resume {directory}"
+    )
     return typer.Exit(130)
 
 

@@ -36,6 +36,43 @@ def write_json_atomic(path: Path, obj: Any) -> None:
     os.replace(tmp, path)
 
 
+def _cut_torn_tail(path: Path) -> int:
+    """Drop a last line that a crash left without its newline; returns 1 if it did."""
+    if not path.exists():
+        return 0
+    data = path.read_bytes()
+    if not data or data.endswith(b"\n"):
+        return 0
+    with open(path, "r+b") as f:
+        f.truncate(data.rfind(b"\n") + 1)
+    return 1
+
+
+def repair(directory: Path) -> int:
+    """Make a results directory that a crash interrupted ready to be appended to again:
+    cut a torn last line off both files, and drop the deal lines of a match whose match
+    line never made it (a crash between the two writes): that match is played again.
+    Returns how many lines were dropped. A bad line anywhere else is an error."""
+    dropped = _cut_torn_tail(directory / MATCHES) + _cut_torn_tail(directory / REPLAYS)
+    finished = {str(r["match"]) for r in read_jsonl(directory / MATCHES)}
+    path = directory / REPLAYS
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True) if path.exists() else []
+    keep = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            match = str(json.loads(line)["match"])
+        except (json.JSONDecodeError, KeyError, TypeError):
+            raise ResultsDirError(f"{path} line {number}: not a deal line") from None
+        if match in finished:
+            keep.append(line)
+    if len(keep) != len(lines):
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text("".join(keep), encoding="utf-8")
+        os.replace(tmp, path)
+        dropped += len(lines) - len(keep)
+    return dropped
+
+
 class ResultsWriter:
     """Appends replay and match lines to a results directory."""
 

@@ -162,3 +162,47 @@ def test_an_existing_results_directory_is_not_overwritten(tmp_path: Path) -> Non
 def test_help_works_with_h() -> None:
     code, text = arena("tournament", "-h")
     assert code == 0 and "--rounds" in text and "--in-process" in text
+
+
+# ------------------------------------------------------------------------- resume
+
+
+def crash_after(out: Path, finished: int) -> None:
+    """Make ``out`` look as a crash would leave it: ``finished`` whole match lines, the
+    next match's deal lines written but not its match line, and a torn line in each."""
+    matches = (out / "matches.jsonl").read_text().splitlines(keepends=True)
+    replays = (out / "replays.jsonl").read_text().splitlines(keepends=True)
+    kept = {json.loads(line)["match"] for line in matches[:finished]}
+    half = json.loads(matches[finished])["match"]
+    deals = [r for r in replays if json.loads(r)["match"] in kept | {half}]
+    (out / "matches.jsonl").write_text("".join(matches[:finished]) + matches[finished][:30])
+    (out / "replays.jsonl").write_text("".join(deals) + replays[-1][:50])
+    (out / "leaderboard.json").unlink()
+
+
+def test_resume_after_a_crash_writes_what_an_uninterrupted_run_writes(tmp_path: Path) -> None:
+    whole = run_in_process(tmp_path / "whole", "--rounds", "4")
+    crashed = run_in_process(tmp_path / "crashed", "--rounds", "4")
+    crash_after(crashed, finished=1)
+    code, text = arena("tournament", "--resume", str(crashed), "--quiet")
+    assert code == 0, text
+    assert "resuming" in text and "1 finished matches kept" in text
+    for name in ("replays.jsonl", "matches.jsonl", "leaderboard.json", "leaderboard.csv"):
+        assert (crashed / name).read_bytes() == (whole / name).read_bytes(), name
+
+
+def test_resume_refuses_what_is_not_a_results_directory(tmp_path: Path) -> None:
+    code, text = arena("tournament", "--resume", str(tmp_path))
+    assert code == 1 and "no tournament.json" in text and "Traceback" not in text
+    out = run_in_process(tmp_path / "bad")
+    lines = (out / "replays.jsonl").read_text().splitlines(keepends=True)
+    lines[1] = "{not json\n"
+    (out / "replays.jsonl").write_text("".join(lines))
+    code, text = arena("tournament", "--resume", str(out))
+    assert code == 1 and "replays.jsonl line 2" in text
+
+
+def test_a_results_directory_in_use_is_refused_and_resume_is_suggested(tmp_path: Path) -> None:
+    out = run_in_process(tmp_path)
+    code, text = arena("tournament", "--in-process", "--results", str(out))
+    assert code == 1 and f"--resume {out}" in text

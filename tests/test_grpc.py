@@ -251,6 +251,40 @@ def test_a_stopped_run_keeps_every_finished_match_and_leaves_no_bot_running(
     assert code == 0, text
 
 
+def test_a_referee_killed_with_sigkill_resumes_to_the_uninterrupted_leaderboard(
+    tmp_path: Path,
+) -> None:
+    args = ("--rounds", "12", "--deals", "2", "--seed", "5", "-q")
+    whole = tmp_path / "whole"
+    tournament(tmp_path, whole, *args)
+    out = tmp_path / "killed"
+    proc = spawn(arena_cmd("tournament", "--results", str(out), *args), tmp_path,
+                 subprocess.DEVNULL)  # fmt: skip
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        matches = out / "matches.jsonl"
+        while not (matches.exists() and len(matches.read_bytes().splitlines()) >= 3):
+            assert proc.poll() is None and time.monotonic() < deadline, "no match finished"
+            time.sleep(0.01)
+        os.killpg(proc.pid, signal.SIGKILL)  # the referee and its bots, at once
+        proc.wait(timeout=10)
+    finally:
+        stop(proc)
+    before = len(read_jsonl(matches))
+    assert 3 <= before < 12
+    code, text = run_arena(tmp_path, "tournament", "--resume", str(out), "-q")
+    assert code == 0, text
+    assert f"{before} finished matches kept" in text
+    done = read_jsonl(matches)
+    assert sorted(m["match"] for m in done) == sorted(m["match"] for m in read_jsonl(
+        whole / "matches.jsonl"))  # fmt: skip
+    assert by_key(done, "match") == by_key(read_jsonl(whole / "matches.jsonl"), "match")
+    assert by_key(read_jsonl(out / "replays.jsonl"), "match", "deal") == by_key(
+        read_jsonl(whole / "replays.jsonl"), "match", "deal"
+    )
+    assert (out / "leaderboard.json").read_bytes() == (whole / "leaderboard.json").read_bytes()
+
+
 # ------------------------------------------------- 2. serve, external bot processes
 
 
