@@ -8,6 +8,7 @@ traceback, ending with exit code 1 (2 for option errors, as typer does).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import signal
 import sys
 from enum import StrEnum
@@ -316,6 +317,9 @@ def serve(
             **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                       decision_timeout, strikes),
         )  # fmt: skip
+        # Check every option now, not after the bots have come.
+        probe = dataclasses.replace(config, bots=[f"entrant{i + 1}" for i in range(entrants)])
+        make_plan(probe, entrants_option="--entrants")
         directory = results or default_results_dir()
         check_fresh(directory)
         names = serve_tournament(config, entrants, directory, console=out, quiet=quiet)

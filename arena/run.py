@@ -69,9 +69,9 @@ class RunConfig:
         return cls(**known)
 
 
-def make_plan(config: RunConfig) -> TournamentPlan:
+def make_plan(config: RunConfig, *, entrants_option: str = "--bots") -> TournamentPlan:
     """Check the options and build the game and schedule; raises a ValueError that says
-    which option is wrong."""
+    which option is wrong (``entrants_option``: the option that set the entrants)."""
     if config.rounds < 1:
         raise ConfigError(f"--rounds must be at least 1, got {config.rounds}")
     if config.decision_timeout <= 0:
@@ -83,8 +83,8 @@ def make_plan(config: RunConfig) -> TournamentPlan:
     entrants = config.entrants()
     if len(entrants) < game.table_size:
         raise ConfigError(
-            f"a {game.name} table seats {game.table_size}; --bots names only {len(entrants)} "
-            f"entrant(s): {', '.join(entrants) or 'none'}"
+            f"a {game.name} table seats {game.table_size}; {entrants_option} gives only "
+            f"{len(entrants)} entrant(s): {', '.join(entrants) or 'none'}"
         )
     return TournamentPlan(game, entrants, config.rounds, config.seed, config.strikes)
 

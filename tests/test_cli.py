@@ -125,7 +125,9 @@ def test_leaderboard_rerenders_from_saved_files(tmp_path: Path, fmt: str) -> Non
             1,
             "unknown bot 'nosuchbot'",
         ),
-        (["tournament", "--in-process", "--bots", "random,greedy"], 1, "seats 4"),
+        (["tournament", "--in-process", "--bots", "random,greedy"], 1, "seats 4; --bots gives"),
+        (["serve", "--entrants", "2", "--listen", "127.0.0.1:0"], 1, "seats 4; --entrants gives"),
+        (["serve", "--entrants", "4", "--deals-file", "/nonexistent.jsonl"], 1, "nonexistent"),
         (["leaderboard", "/nonexistent/dir"], 1, "not a directory"),
         (["frobnicate"], 2, "No such command"),
     ],
@@ -133,7 +135,7 @@ def test_leaderboard_rerenders_from_saved_files(tmp_path: Path, fmt: str) -> Non
 def test_user_mistakes_get_a_clear_error_and_no_traceback(
     tmp_path: Path, args: list[str], code: int, message: str
 ) -> None:
-    if args[0] == "tournament":
+    if args[0] in ("tournament", "serve"):
         args = [*args, "--results", str(tmp_path / "r"), "--quiet"]
     got, text = arena(*args)
     assert got == code, text

@@ -974,6 +974,12 @@ def test_wire_bad_answers_are_explained_by_answer_rejected(wire_match: WireMatch
     assert "1D" in rejections[0].detail
 
 
+def test_match_result_reports_the_strikes_of_every_seat(wire_match: WireMatch) -> None:
+    (result,) = [m.match_result for m in wire_match.trouble.received if m.HasField("match_result")]
+    assert list(result.faults) == [0, 3, 0, 0]
+    assert result.seat == 1 and list(result.ranks) == wire_match.outcome.record["ranks"]
+
+
 def test_answer_rejected_names_the_request_it_refuses(wire_match: WireMatch) -> None:
     # arena.proto, AnswerRejected.request_id: "The request the refused answer was for;
     # 0 when not known". The referee knows it for each of these three: a bot at several

@@ -154,6 +154,11 @@ class Entrant:
             res.seat = seat
             res.totals.extend(result["totals"])
             res.ranks.extend(result["ranks"])
+            faults = result.get("faults", {})  # strikes per seat: timeouts and illegal answers
+            res.faults.extend(
+                t + i
+                for t, i in zip(faults.get("timeout", ()), faults.get("illegal", ()), strict=True)
+            )
             self.conn.send(msg)
 
     def rejected(self, *, ctx: MatchContext, seat: int, fault: BotFault, strikes: int) -> None:
