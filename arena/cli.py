@@ -358,6 +358,49 @@ def bot(
 
 
 @app.command()
+def check(
+    *,
+    listen: Annotated[
+        str, typer.Option("--listen", help="HOST:PORT to wait on for your bot.")
+    ] = "127.0.0.1:50051",
+    decision_timeout: TimeoutO = 1.0,
+    wait: Annotated[
+        float, typer.Option("--wait", min=1, help="Seconds to wait for the bot to connect.")
+    ] = 300.0,
+) -> None:
+    """Wait for one bot, play it through the rules' edge cases and report every problem."""
+    import asyncio
+
+    from arena.check import run_check
+
+    try:
+        report = asyncio.run(
+            run_check(
+                listen,
+                decision_timeout=decision_timeout,
+                wait=wait,
+                say=lambda text: out.print(text, highlight=False),
+            )
+        )
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    except (ValueError, RuntimeError, OSError) as exc:
+        raise fail(str(exc)) from None
+    for f in report.findings:
+        if f.ok:
+            out.print(f"[green]✓[/] {f.case}: {f.text}", highlight=False, soft_wrap=True)
+        else:
+            out.print(f"[red]✗[/] {f.case}: {f.text}", highlight=False, soft_wrap=True)
+            out.print(f"    {f.request}", highlight=False, soft_wrap=True)
+    failed = len(report.failed)
+    total = len(report.findings)
+    if failed:
+        out.print(f"[red]{failed} of {total} checks failed[/]")
+        raise typer.Exit(1)
+    out.print(f"[green]all {total} checks passed[/]")
+
+
+@app.command()
 def leaderboard(
     directory: Annotated[Path, typer.Argument(help="A results directory (results/<run>/).")],
     *,
