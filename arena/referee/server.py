@@ -34,6 +34,8 @@ from arena.wire.pbwire import len_field, str_field, uint_field
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 64 * 1024  # a Truf view is well under 2 KiB
 HELLO_TIMEOUT = 10.0
+FLOOD_LIMIT = 64  # unsolicited messages in a row before a bot is cut off
+OUTBOX_LIMIT = 1024  # messages waiting for a bot that does not read, before it is cut off
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["ArenaService"].full_name
 
 REASON = {
@@ -69,10 +71,27 @@ class Connection:
     pending: dict[int, Pending] = field(default_factory=dict)
     expired: deque[int] = field(default_factory=lambda: deque(maxlen=256))
     closed: bool = False
+    unsolicited: int = 0  # messages in a row that answer no open request
+    cut: str | None = None  # why the referee cut this bot off, if it did
 
     def send(self, msg: pb.PlayResponse | bytes) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:  # the bot does not read: bounded memory
+            self.cut_off(f"the bot has not read its last {OUTBOX_LIMIT} messages")
+            return
+        self.outbox.put_nowait(msg)
+
+    def cut_off(self, why: str) -> None:
+        """End this stream with RESOURCE_EXHAUSTED (the bot may reconnect)."""
         if not self.closed:
-            self.outbox.put_nowait(msg)
+            self.cut = why
+            self.close()
+
+    def unsolicited_message(self) -> None:
+        self.unsolicited += 1
+        if self.unsolicited > FLOOD_LIMIT:
+            self.cut_off(f"flooding: {self.unsolicited} messages in a row answer no open request")
 
     def close(self) -> None:
         if not self.closed:
@@ -361,12 +380,17 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             if entrant.conn is conn:
                 entrant.connected.clear()
             self.changed.set()
+        if conn.cut is not None:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, conn.cut)
 
     async def _read(self, conn: Connection, requests: AsyncIterator[pb.PlayRequest]) -> None:
         try:
             async for msg in requests:
+                if conn.closed:
+                    break
                 if msg.WhichOneof("message") != "answer":
-                    continue  # a second hello or an empty message: ignored
+                    conn.unsolicited_message()  # a second hello or an empty message
+                    continue
                 self._on_answer(conn, msg.answer)
         except (grpc.aio.AioRpcError, asyncio.CancelledError):
             pass
@@ -376,6 +400,7 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
     def _on_answer(self, conn: Connection, answer: pb.Answer) -> None:
         pending = conn.pending.get(answer.request_id)
         if pending is None:
+            conn.unsolicited_message()
             if answer.request_id in conn.expired:  # late: discarded, never applied later
                 rej = pb.PlayResponse()
                 rej.answer_rejected.request_id = answer.request_id
@@ -395,7 +420,9 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
                     )
             return
         if pending.future.done():
+            conn.unsolicited_message()  # a second answer to the same request
             return
+        conn.unsolicited = 0
         choice = answer.WhichOneof("choice")
         try:
             if choice == "index":
