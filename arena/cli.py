@@ -127,6 +127,13 @@ ResultsO = Annotated[
 TimeoutO = Annotated[
     float, typer.Option("--decision-timeout", help="Seconds a bot has per decision.")
 ]
+TimeBankO = Annotated[
+    float,
+    typer.Option(
+        "--time-bank",
+        help="Extra seconds per bot per match that slow decisions may draw on (0: none).",
+    ),
+]
 StrikesO = Annotated[
     int, typer.Option("--strikes", help="Faults in one match before a bot is disqualified from it.")
 ]
@@ -145,6 +152,7 @@ def _common(
     seed: int,
     listen: str,
     decision_timeout: float,
+    time_bank: float,
     strikes: int,
 ) -> dict[str, Any]:
     """The RunConfig fields that `tournament` and `serve` share, from their options."""
@@ -158,6 +166,7 @@ def _common(
         "seed": seed,
         "listen": listen,
         "decision_timeout": decision_timeout,
+        "time_bank": time_bank,
         "strikes": strikes,
     }
 
@@ -180,6 +189,7 @@ def tournament(
     ] = False,
     listen: ListenO = "127.0.0.1:0",
     decision_timeout: TimeoutO = 1.0,
+    time_bank: TimeBankO = 0.0,
     strikes: StrikesO = 3,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
     resume: Annotated[
@@ -206,7 +216,7 @@ def tournament(
                 bots=parse_bots(bots) if bots else RunConfig().bots,
                 transport="in-process" if in_process else "grpc",
                 **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
-                          decision_timeout, strikes),
+                          decision_timeout, time_bank, strikes),
             )  # fmt: skip
             check_fresh(directory)
         run_tournament(config, directory, quiet=quiet)
@@ -304,6 +314,7 @@ def serve(
     results: ResultsO = None,
     listen: ListenO = "127.0.0.1:50051",
     decision_timeout: TimeoutO = 1.0,
+    time_bank: TimeBankO = 0.0,
     strikes: StrikesO = 3,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
 ) -> None:
@@ -315,7 +326,7 @@ def serve(
             bots=[],  # the bots that connect
             transport="grpc",
             **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
-                      decision_timeout, strikes),
+                      decision_timeout, time_bank, strikes),
         )  # fmt: skip
         # Check every option now, not after the bots have come.
         probe = dataclasses.replace(config, bots=[f"entrant{i + 1}" for i in range(entrants)])

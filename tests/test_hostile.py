@@ -4,7 +4,9 @@ match still finishes, every deal in it is legal, and the honest bots see no erro
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
+from typing import Any
 
 import grpc
 import pytest
@@ -91,3 +93,39 @@ def test_a_hostile_bot_is_cut_off_and_the_match_finishes(
     assert all(bot.decisions >= 2 * 14 for bot in honest)  # a bid and 13 plays a deal
     assert outcome.record["faults"]["illegal"][:3] == [0, 0, 0]
     assert outcome.record["faults"]["timeout"][:3] == [0, 0, 0]
+
+
+class Sleeper(ByIndex):
+    """Slow on its first ``slow`` decisions (``pause`` seconds each), then quick."""
+
+    def __init__(self, slow: int, pause: float) -> None:
+        super().__init__()
+        self.slow, self.pause = slow, pause
+
+    def choose(self, view: Any, legal: Any) -> Any:
+        if self.decisions <= self.slow:
+            time.sleep(self.pause)
+        return super().choose(view, legal)
+
+
+@pytest.mark.parametrize(("bank", "late"), [(0.0, True), (1.0, False)], ids=["no-bank", "bank"])
+def test_a_time_bank_absorbs_slow_decisions_and_without_one_they_time_out(
+    host: Callable[..., Hosted],  # noqa: F811
+    bank: float,
+    late: bool,
+) -> None:
+    tokens = {f"tok-{i}": f"bot{i}" for i in range(4)}
+    h = host(tokens=tokens, decision_timeout=0.25, time_bank=bank)
+    bots: list[ByIndex] = [ByIndex(), Sleeper(slow=2, pause=0.45), ByIndex(), ByIndex()]
+    threads = [SdkThread(b, h.address, f"tok-{i}") for i, b in enumerate(bots)]
+    for t in threads:
+        t.start()
+    outcome = play_hosted_match(h, deals=1, strike_limit=5)
+    join_all(threads)
+    timeouts = outcome.record["faults"]["timeout"]
+    assert timeouts[0] == timeouts[2] == timeouts[3] == 0
+    # Without a bank both slow answers are late (and may make the next one late too);
+    # with one, the 2 x 0.2 s overrun comes out of the bank's 1 s.
+    assert (timeouts[1] >= 2) if late else (timeouts[1] == 0), timeouts
+    (deal,) = outcome.deals
+    assert replay_match([deal]) == 1

@@ -168,7 +168,10 @@ async def _host(
     host, _ = split_listen(config.listen)
     tokens = {secrets.token_hex(16): name for name in plan.entrants}
     referee = Referee(
-        decision_timeout=config.decision_timeout, strike_limit=config.strikes, tokens=tokens
+        decision_timeout=config.decision_timeout,
+        time_bank=config.time_bank,
+        strike_limit=config.strikes,
+        tokens=tokens,
     )
     server, port = await start_server(referee, config.listen)
     address = f"{host}:{port}"
@@ -234,7 +237,10 @@ async def _serve(
 
     host, _ = split_listen(config.listen)
     referee = Referee(
-        decision_timeout=config.decision_timeout, strike_limit=config.strikes, open_seats=count
+        decision_timeout=config.decision_timeout,
+        time_bank=config.time_bank,
+        strike_limit=config.strikes,
+        open_seats=count,
     )
     server, port = await start_server(referee, config.listen)
     console.print(

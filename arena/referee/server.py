@@ -118,6 +118,8 @@ class Entrant:
         self.bot_version = ""
         # The latest request per (match, seat): what an AnswerRejected refers to.
         self.last_request: dict[tuple[str, int], int] = {}
+        # Seconds left in each (match, seat)'s time bank, once it has been drawn on.
+        self.banks: dict[tuple[str, int], float] = {}
 
     @property
     def version(self) -> str:
@@ -134,8 +136,13 @@ class Entrant:
             raise BotFault(FaultKind.DISCONNECT, "the bot is not connected")
         referee = self.referee
         rid = next(referee.request_ids)
-        self.last_request[ctx.match_id, seat] = rid
-        timeout = referee.decision_timeout
+        key = (ctx.match_id, seat)
+        self.last_request[key] = rid
+        base = referee.decision_timeout
+        # The optional per-match time bank: a decision may run over `base` by what is
+        # left of it; the overrun is drawn from it. The request carries the whole budget.
+        bank = self.banks.get(key, referee.time_bank) if referee.time_bank else 0.0
+        timeout = base + bank
         # Built as bytes (see decision_request_bytes): the per-decision hot path.
         msg = decision_request_bytes(
             rid,
@@ -152,8 +159,16 @@ class Entrant:
         conn.send(msg)
         # A timer rather than asyncio.wait_for: no extra task per decision.
         timer = loop.call_later(timeout, _expire, future, conn, rid, timeout)
+        start = loop.time()
         try:
-            return await future
+            answer = await future
+            if bank:
+                self.banks[key] = max(0.0, bank - max(0.0, loop.time() - start - base))
+            return answer
+        except BotFault as fault:
+            if bank and fault.kind is FaultKind.TIMEOUT:
+                self.banks[key] = 0.0
+            raise
         finally:
             timer.cancel()
             conn.pending.pop(rid, None)
@@ -164,6 +179,7 @@ class Entrant:
 
     async def notify_match(self, *, ctx: MatchContext, seat: int, result: dict[str, Any]) -> None:
         self.last_request.pop((ctx.match_id, seat), None)
+        self.banks.pop((ctx.match_id, seat), None)
         if self.conn is not None:
             msg = pb.PlayResponse()
             res = msg.match_result
@@ -276,11 +292,13 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         self,
         *,
         decision_timeout: float = 1.0,
+        time_bank: float = 0.0,
         strike_limit: int = 3,
         tokens: dict[str, str] | None = None,
         open_seats: int = 0,
     ) -> None:
         self.decision_timeout = decision_timeout
+        self.time_bank = time_bank  # seconds per seat per match, on top of each decision's
         self.strike_limit = strike_limit
         self.request_ids = itertools.count(1)
         self.entrants: list[Entrant] = []
