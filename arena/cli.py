@@ -25,11 +25,14 @@ from arena.run import (
     check_fresh,
     default_results_dir,
     finished_matches,
+    issue_tokens,
     load_bots,
     load_config,
+    load_tokens,
     make_plan,
     parse_bots,
     tournament_json,
+    write_tokens,
 )
 
 app = typer.Typer(
@@ -301,9 +304,28 @@ def serve(
     entrants: Annotated[
         int,
         typer.Option(
-            "--entrants", "-n", min=2, help="Wait for this many bots, then run the tournament."
+            "--entrants",
+            "-n",
+            min=0,
+            help="Wait for this many bots, then run the tournament (with --tokens: one per token).",
         ),
-    ],
+    ] = 0,
+    tokens_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--tokens",
+            metavar="FILE",
+            help="Admit only these entrants: one 'NAME TOKEN' per line.",
+        ),
+    ] = None,
+    issue: Annotated[
+        bool,
+        typer.Option(
+            "--issue-tokens",
+            help="Make a token per entrant (entrant1, ...), save them in the results "
+            "directory's tokens.txt and admit only those.",
+        ),
+    ] = False,
     rounds: RoundsOpt = 100,
     variant: VariantO = VariantOpt.classic,
     scoring: ScoringO = ScoringOpt.one,
@@ -328,12 +350,34 @@ def serve(
             **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                       decision_timeout, time_bank, strikes),
         )  # fmt: skip
-        # Check every option now, not after the bots have come.
-        probe = dataclasses.replace(config, bots=[f"entrant{i + 1}" for i in range(entrants)])
-        make_plan(probe, entrants_option="--entrants")
         directory = results or default_results_dir()
+        tokens = None
+        if tokens_file is not None and issue:
+            raise ValueError("give --tokens FILE or --issue-tokens, not both")
+        if tokens_file is not None:
+            tokens = load_tokens(tokens_file)
+        elif issue:
+            tokens = issue_tokens(entrants)
+        if tokens is not None:
+            if entrants and entrants != len(tokens):
+                raise ValueError(f"--entrants {entrants}, but there are {len(tokens)} tokens")
+            entrants = len(tokens)
+        if not entrants:
+            raise ValueError("say how many bots to wait for: --entrants N (or --tokens FILE)")
+        # Check every option now, not after the bots have come.
+        names_now = (
+            list(tokens.values()) if tokens else [f"entrant{i + 1}" for i in range(entrants)]
+        )
+        make_plan(dataclasses.replace(config, bots=names_now), entrants_option="--entrants")
         check_fresh(directory)
-        names = serve_tournament(config, entrants, directory, console=out, quiet=quiet)
+        if issue and tokens:
+            write_tokens(directory / "tokens.txt", tokens)
+            out.print(f"tokens for {entrants} entrants (also in {directory / 'tokens.txt'}):")
+            for token, name in tokens.items():
+                out.print(f"  {name} {token}", highlight=False)
+        names = serve_tournament(
+            config, entrants, directory, console=out, quiet=quiet, tokens=tokens
+        )
     except KeyboardInterrupt:
         raise interrupted(directory) from None
     except ValueError as exc:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import importlib
 import importlib.metadata
 import json
+import os
 import platform
+import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -190,6 +192,51 @@ def load_config(directory: Path) -> RunConfig:
 
 def finished_matches(directory: Path) -> list[dict[str, Any]]:
     return read_jsonl(directory / MATCHES)
+
+
+def load_tokens(path: Path) -> dict[str, str]:
+    """A tokens file for ``arena serve --tokens``: one ``NAME TOKEN`` per line (blank lines
+    and ``#`` comments are skipped). Returns token -> entrant name; every mistake is an
+    error naming the line."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ConfigError(f"cannot read the tokens file {path}: {exc.strerror or exc}") from None
+    tokens: dict[str, str] = {}
+    for number, line in enumerate(lines, start=1):
+        words = line.split("#", 1)[0].split()
+        if not words:
+            continue
+        where = f"{path} line {number}"
+        if len(words) != 2:
+            raise ConfigError(f"{where}: expected NAME TOKEN, got {line.strip()!r}")
+        name, token = words
+        if len(token) < 8:
+            raise ConfigError(f"{where}: the token for {name} is too short (8 characters at least)")
+        if token in tokens:
+            raise ConfigError(f"{where}: token given twice (also for {tokens[token]})")
+        if name in tokens.values():
+            raise ConfigError(f"{where}: entrant {name} is named twice")
+        tokens[token] = name
+    if not tokens:
+        raise ConfigError(f"{path}: no tokens (one NAME TOKEN per line)")
+    return tokens
+
+
+def issue_tokens(count: int) -> dict[str, str]:
+    """Fresh random tokens for ``count`` entrants named entrant1, entrant2, ..."""
+    return {secrets.token_urlsafe(16): f"entrant{i + 1}" for i in range(count)}
+
+
+def write_tokens(path: Path, tokens: dict[str, str]) -> None:
+    """Save tokens in the ``--tokens`` format, readable by the owner only."""
+    text = "# NAME TOKEN: give each entrant its line\n" + "".join(
+        f"{name} {token}\n" for token, name in tokens.items()
+    )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
 
 
 def parse_bots(values: Sequence[str]) -> list[str]:

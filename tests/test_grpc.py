@@ -473,6 +473,56 @@ def refusal(address: str, *first: pb.PlayRequest) -> grpc.RpcError:
     return info.value
 
 
+def test_serve_issues_tokens_admits_only_their_holders_and_names_entrants_by_them(
+    tmp_path: Path,
+) -> None:
+    out = tmp_path / "served"
+    serve_log = tmp_path / "serve.log"
+    files: list[IO[bytes]] = []
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        files.append(open(serve_log, "wb"))  # noqa: SIM115 (closed in finally)
+        serve = spawn(arena_cmd("serve", "--issue-tokens", "--entrants", "4", "--rounds", "1",
+                                "--deals", "1", "--listen", "127.0.0.1:0", "--results", str(out),
+                                "--quiet"), tmp_path, files[-1])  # fmt: skip
+        procs.append(serve)
+        found = wait_for_line(serve_log, serve, r"listening on (127\.0\.0\.1):(\d+)")
+        address = f"{found[1]}:{found[2]}"
+        lines = (out / "tokens.txt").read_text().splitlines()[1:]
+        assert (out / "tokens.txt").stat().st_mode & 0o077 == 0  # the owner's eyes only
+        tokens = dict(line.split() for line in lines)
+        assert sorted(tokens) == ["entrant1", "entrant2", "entrant3", "entrant4"]
+        # A bot without a token is refused, and says why.
+        refused = run_arena(tmp_path, "bot", "random", "--connect", address)
+        assert refused[0] == 1 and "UNAUTHENTICATED" in refused[1], refused
+        for i, token in enumerate(tokens.values()):
+            files.append(open(tmp_path / f"bot{i}.log", "wb"))  # noqa: SIM115
+            cmd = arena_cmd("bot", "greedy" if i else "random", "--connect", address,
+                            "--token", token)  # fmt: skip
+            procs.append(spawn(cmd, tmp_path, files[-1]))
+        assert serve.wait(timeout=TIMEOUT) == 0, serve_log.read_text(errors="replace")
+    finally:
+        for proc in procs:
+            stop(proc)
+        for f in files:
+            f.close()
+    (match,) = read_jsonl(out / "matches.jsonl")
+    assert sorted(match["seats"]) == ["entrant1", "entrant2", "entrant3", "entrant4"]
+    config = json.loads((out / "tournament.json").read_text())
+    assert [e["version"] for e in config["entrants"]] == ["1.0"] * 4
+
+
+def test_a_bad_tokens_file_is_refused_naming_the_line(tmp_path: Path) -> None:
+    bad = tmp_path / "tokens.txt"
+    bad.write_text("# organiser's list\nalice 0123456789abcdef\nbob 0123456789abcdef\n")
+    code, text = run_arena(tmp_path, "serve", "--tokens", str(bad), "--results",
+                           str(tmp_path / "r"))  # fmt: skip
+    assert code == 1 and f"{bad} line 3: token given twice (also for alice)" in text, text
+    bad.write_text("alice\n")
+    code, text = run_arena(tmp_path, "serve", "--tokens", str(bad))
+    assert code == 1 and "line 1: expected NAME TOKEN" in text, text
+
+
 # ---------------------------------------------------------------- 3. admission
 
 

@@ -230,7 +230,12 @@ def run_hosted_tournament(
 
 
 async def _serve(
-    config: RunConfig, count: int, directory: Path, console: Any, quiet: bool
+    config: RunConfig,
+    count: int,
+    directory: Path,
+    console: Any,
+    quiet: bool,
+    tokens: dict[str, str] | None,
 ) -> list[str]:
     from arena.live import LiveDisplay
     from arena.run import make_plan, tournament_json
@@ -240,7 +245,8 @@ async def _serve(
         decision_timeout=config.decision_timeout,
         time_bank=config.time_bank,
         strike_limit=config.strikes,
-        open_seats=count,
+        tokens=tokens,
+        open_seats=0 if tokens else count,
     )
     server, port = await start_server(referee, config.listen)
     console.print(
@@ -279,7 +285,14 @@ async def _serve(
 
 
 def serve_tournament(
-    config: RunConfig, count: int, directory: Path, *, console: Any, quiet: bool = False
+    config: RunConfig,
+    count: int,
+    directory: Path,
+    *,
+    console: Any,
+    quiet: bool = False,
+    tokens: dict[str, str] | None = None,
 ) -> list[str]:
-    """Wait for ``count`` external bots, run the tournament, return the entrant names."""
-    return asyncio.run(_serve(config, count, directory, console, quiet))
+    """Wait for ``count`` external bots (with ``tokens``: one per token, refusing any
+    other), run the tournament, return the entrant names."""
+    return asyncio.run(_serve(config, count, directory, console, quiet, tokens))
