@@ -244,6 +244,10 @@ def interrupted(directory: Path) -> typer.Exit:
 def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
     plan = make_plan(config)
     bots: dict[str, Any] = load_bots(config) if config.transport == "in-process" else {}
+    if config.transport == "grpc":  # a bot that cannot start here: say so before any file
+        from arena.referee.host import check_launchable
+
+        check_launchable(plan.entrants)
     done = finished_matches(directory)
     skip = frozenset(str(r["match"]) for r in done)
     with ResultsWriter(directory) as writer:
@@ -391,7 +395,9 @@ def serve(
 def bot(
     name: Annotated[
         str,
-        typer.Argument(help="A bundled bot (random, greedy, planner, tracker) or module:Class."),
+        typer.Argument(
+            help="A bundled bot (random, greedy, planner, tracker, js) or module:Class."
+        ),
     ],
     *,
     connect: Annotated[str, typer.Option("--connect", help="The referee's HOST:PORT.")],
@@ -404,7 +410,17 @@ def bot(
     """Run one bot against a referee (what `python -m bots.NAME --connect` does)."""
     from arena.run import load_bot
     from arena.sdk import BotRejected, run
+    from bots import EXTERNAL
 
+    if name in EXTERNAL:  # a program in another language: run it as it is
+        import subprocess
+
+        ext = EXTERNAL[name]
+        problem = ext.problem()
+        if problem:
+            raise fail(problem)
+        args = ["--connect", connect, "--token", token, "--seed", seed]
+        raise typer.Exit(subprocess.call(ext.command([*args, "--capacity", str(capacity)])))
     try:
         player = load_bot(name, seed)
         run(player, connect, token=token, capacity=capacity)

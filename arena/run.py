@@ -96,6 +96,14 @@ def make_plan(config: RunConfig, *, entrants_option: str = "--bots") -> Tourname
 
 def load_bot(spec: str, seed: str) -> Bot:
     """A bundled bot by name (``greedy``), or any Python class as ``module:Class``."""
+    from bots import EXTERNAL
+
+    if spec in EXTERNAL:  # bots/js/ would import as an empty namespace package: say why not
+        ext = EXTERNAL[spec]
+        raise ConfigError(
+            f"{spec} runs only over gRPC; drop --in-process (it is a {ext.language} program: "
+            f"{ext.program} bots/{ext.script} --connect HOST:PORT)"
+        )
     module_name, _, attr = spec.partition(":")
     if not attr:
         module_name, attr = f"bots.{spec}", "Bot"
@@ -105,8 +113,8 @@ def load_bot(spec: str, seed: str) -> Bot:
         from bots import BUNDLED
 
         raise ConfigError(
-            f"unknown bot {spec!r} ({exc}); bundled bots: {', '.join(BUNDLED)}, "
-            "or give a Python class as module:Class"
+            f"unknown bot {spec!r} ({exc}); bundled bots: {', '.join(BUNDLED)} "
+            f"(over gRPC also {', '.join(EXTERNAL)}), or give a Python class as module:Class"
         ) from None
     cls = getattr(module, attr, None)
     if cls is None:

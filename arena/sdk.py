@@ -171,8 +171,9 @@ def run(
     delay = 0.1
     give_up = time.monotonic() + retry_for
     while True:
+        session = Session(bot, address, token, capacity)
         try:
-            if Session(bot, address, token, capacity).run():
+            if session.run():
                 return
             _log("the referee closed the stream; reconnecting")
         except grpc.RpcError as exc:
@@ -180,8 +181,9 @@ def run(
             if code in FATAL:
                 raise BotRejected(f"{code.name}: {exc.details()}") from None
             _log(f"connection to {address} failed ({code.name if code else exc}); retrying")
-        else:
+        if session.entrant:  # it was welcomed: the retry window starts from this drop
             give_up = time.monotonic() + retry_for
+            delay = 0.1
         if time.monotonic() > give_up:
             raise ConnectionError(f"cannot reach the referee at {address} for {retry_for:g} s")
         time.sleep(delay)

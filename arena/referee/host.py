@@ -52,11 +52,27 @@ class Launched:
 
 
 def bot_command(spec: str, address: str, token: str, seed: str) -> list[str]:
-    """The command that runs one bot as its own program."""
+    """The command that runs one bot as its own program: a bundled bot in another language
+    (``bots.EXTERNAL``, e.g. ``js``), a ``module:Class``, or a bundled Python bot."""
+    from bots import EXTERNAL
+
     args = ["--connect", address, "--token", token, "--seed", seed, "--capacity", str(BOT_CAPACITY)]
+    if spec in EXTERNAL:
+        return EXTERNAL[spec].command(args)
     if ":" in spec:
         return [sys.executable, "-m", "arena.sdk", spec, *args]
     return [sys.executable, "-m", f"bots.{spec}", *args]
+
+
+def check_launchable(entrants: list[str]) -> None:
+    """Before anything starts: every bundled bot in another language can run here (its
+    interpreter is on PATH, its dependencies are installed), or a HostError says what to do."""
+    from bots import EXTERNAL
+
+    for spec in dict.fromkeys(base_name(e) for e in entrants):
+        problem = EXTERNAL[spec].problem() if spec in EXTERNAL else None
+        if problem:
+            raise HostError(problem)
 
 
 def launch_bots(
@@ -166,6 +182,7 @@ async def _host(
     display: Display | None,
 ) -> tuple[int, float]:
     host, _ = split_listen(config.listen)
+    check_launchable(plan.entrants)
     tokens = {secrets.token_hex(16): name for name in plan.entrants}
     referee = Referee(
         decision_timeout=config.decision_timeout,

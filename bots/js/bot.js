@@ -1,0 +1,388 @@
+#!/usr/bin/env node
+// A complete Truf Arena bot in JavaScript (Node.js >= 20): a gRPC client of the referee.
+//
+//   npm ci --prefix bots/js
+//   node bots/js/bot.js --connect HOST:PORT [--token T] [--seed S] [--capacity N] [--name NAME]
+//
+// It loads the protocol straight from the repository's proto/ at run time (no generated code,
+// no copy), sends a Hello, and answers every DecisionRequest by index into its legal actions.
+// The play is a simple heuristic, close to bots/greedy.py: count the tricks the hand is likely
+// to take, bid or declare near that count, then win cheaply when it wants tricks and shed high
+// cards that still lose when it does not. It uses nothing but the view it is sent.
+// Rulings (C1..C14 classic, T1..T7 target) are those of docs/rules.md and truf.proto.
+"use strict";
+
+const path = require("node:path");
+const { parseArgs } = require("node:util");
+const grpc = require("@grpc/grpc-js");
+const loader = require("@grpc/proto-loader");
+const pkg = require("./package.json");
+
+const PROTO_DIR = path.resolve(__dirname, "..", "..", "proto"); // the repo's proto/, read as is
+const RETRY_FOR_MS = 30_000; // keep redialling a lost referee this long (docs/protocol.md §6)
+// Final refusals of the hello (arena.proto, "Connection lifecycle"): redialling cannot help.
+const FATAL = new Set(
+  ["UNAUTHENTICATED", "ALREADY_EXISTS", "INVALID_ARGUMENT", "FAILED_PRECONDITION",
+   "RESOURCE_EXHAUSTED", "PERMISSION_DENIED"].map((name) => grpc.status[name]),
+);
+
+const log = (text) => process.stderr.write(`[js] ${text}\n`);
+
+// ------------------------------------------------------------------ cards
+// A card is a code such as "TD": rank (2..9 T J Q K A) then suit (S H D C). We work with the
+// rank index 0..12 (2 = 0, A = 12) and the suit index 0..3 (S H D C), as the engine does.
+const RANKS = "23456789TJQKA";
+const SUITS = "SHDC";
+const [QUEEN, KING, ACE] = [10, 11, 12];
+const SUIT_OF_ENUM = { SUIT_SPADES: 0, SUIT_HEARTS: 1, SUIT_DIAMONDS: 2, SUIT_CLUBS: 3 };
+const rankOf = (card) => RANKS.indexOf(card[0]);
+const suitOf = (card) => SUITS.indexOf(card[1]);
+// A card's value for bids and targets (C3, T2): J = Q = K = 0, A = 1, 2..10 face value.
+const valueOf = (card) => {
+  const r = rankOf(card);
+  return r === ACE ? 1 : r >= 9 ? 0 : r + 2;
+};
+
+function suitLengths(hand) {
+  const lengths = [0, 0, 0, 0];
+  for (const c of hand) lengths[suitOf(c)] += 1;
+  return lengths;
+}
+
+// The tricks a hand may take when everyone tries to win, if `trump` (0..3, or null) is trump:
+// aces, guarded kings and queens, long trumps, and short side suits to ruff in.
+function countTricks(hand, trump) {
+  const lengths = suitLengths(hand);
+  let est = 0;
+  for (const c of hand) {
+    const [s, r, n] = [suitOf(c), rankOf(c), lengths[suitOf(c)]];
+    if (s === trump) {
+      if (r === ACE) est += 1;
+      else if (r === KING) est += n >= 2 ? 0.8 : 0.4;
+      else if (r === QUEEN) est += n >= 3 ? 0.5 : 0.2;
+    } else if (r === ACE) est += n <= 5 ? 0.9 : 0.6;
+    else if (r === KING) est += n >= 2 && n <= 5 ? 0.6 : 0.25;
+    else if (r === QUEEN && n >= 3 && n <= 5) est += 0.25;
+  }
+  if (trump !== null) {
+    est += Math.max(0, lengths[trump] - 3) * 0.8;
+    if (lengths[trump] >= 2) {
+      est += 0.4 * [0, 1, 2, 3].filter((s) => s !== trump && lengths[s] <= 1).length;
+    }
+  }
+  return est;
+}
+
+// The index of the item with the smallest key (keys are arrays, compared in order).
+function argmin(items, key) {
+  let best = 0;
+  let bestKey = null;
+  items.forEach((item, i) => {
+    const k = key(item, i);
+    const j = bestKey === null ? -1 : k.findIndex((x, n) => x !== bestKey[n]);
+    if (bestKey === null || (j >= 0 && k[j] < bestKey[j])) [best, bestKey] = [i, k];
+  });
+  return best;
+}
+
+// ------------------------------------------------------------------ bidding
+// Classic (C3): bid the card whose value is nearest the tricks we count with its suit as
+// trump (the high bid's suit becomes trump, C4); prefer long suits, then higher values.
+function chooseBid(view, legal) {
+  const hand = view.hand;
+  const lengths = suitLengths(hand);
+  const est = [0, 1, 2, 3].map((s) => countTricks(hand, s));
+  return argmin(legal, (a) => {
+    const c = a.bid.card;
+    return [Math.abs(valueOf(c) - est[suitOf(c)]), -lengths[suitOf(c)], -valueOf(c), -rankOf(c)];
+  });
+}
+
+// Target (T2): SINGLE = the card's value; SUM = a + b and SUBTRACT = |a - b| (two cards of one
+// suit, which would be trump); NOTRUF = a + b of two suits, and no trump if it wins (T3).
+function targetOf(decl) {
+  const [a, b] = decl.cards.map(valueOf);
+  switch (decl.op) {
+    case "TRUF_DECLARE_OP_SINGLE":
+      return a;
+    case "TRUF_DECLARE_OP_SUBTRACT":
+      return Math.abs(a - b);
+    default: // SUM and NOTRUF
+      return a + b;
+  }
+}
+const trumpOf = (decl) => (decl.op === "TRUF_DECLARE_OP_NOTRUF" ? null : suitOf(decl.cards[0]));
+
+// Declare the target nearest the tricks we count with that declaration's trump; on a tie the
+// higher target (hitting it exactly scores the target, T6).
+function chooseDeclaration(view, legal) {
+  const est = new Map([null, 0, 1, 2, 3].map((s) => [s, countTricks(view.hand, s)]));
+  return argmin(legal, (a) => {
+    const target = targetOf(a.declare);
+    return [Math.abs(target - est.get(trumpOf(a.declare))), -target];
+  });
+}
+
+// The bids total exactly 13 and we bid highest: we choose (C5, T4). Atas adds 1 to every
+// classic bid and bawah subtracts 1, so atas scores better exactly when we expect more tricks
+// than we bid; in target, atas halves the penalty for overshooting. Atas if the hand is strong.
+function chooseMode(view, legal) {
+  const mine = (view.bids || [])[view.seat || 0] || {};
+  const bid = mine.declaration ? targetOf(mine.declaration) : mine.card ? valueOf(mine.card) : 0;
+  const trump = view.trump in SUIT_OF_ENUM ? SUIT_OF_ENUM[view.trump] : null;
+  const want = countTricks(view.hand, trump) >= bid ? "TRUF_MODE_ATAS" : "TRUF_MODE_BAWAH";
+  const i = legal.findIndex((a) => a.mode && a.mode.mode === want);
+  return Math.max(i, 0);
+}
+
+// ------------------------------------------------------------------ play
+// Whether we want this trick: classic atas always, bawah never (C13); target until our
+// target is reached (T6 scores hitting it exactly).
+function wantsTricks(view) {
+  const seat = view.seat || 0;
+  if (view.variant === "TRUF_VARIANT_TARGET") {
+    return ((view.tricks_won || [])[seat] || 0) < ((view.final_bids || [])[seat] || 0);
+  }
+  return view.mode === "TRUF_MODE_ATAS";
+}
+
+// The open trick as we see it. Another seat's face-down card (face_down, no card) is a trump
+// of unknown rank (C11); a face-down lead is a trump lead. `best` is the strongest visible
+// card: a trump beats any other suit, the led suit beats the rest (C12, T5).
+function trickState(view, trump) {
+  const st = { led: null, best: -1, hidden: 0, toCome: 3 - (view.trick || []).length };
+  st.strength = (c) => (suitOf(c) === trump ? 100 : suitOf(c) === st.led ? 0 : -1000) + rankOf(c);
+  for (const pc of view.trick || []) {
+    if (!pc.card) {
+      st.hidden += 1; // C11: a trump, rank hidden until the trick closes
+      if (st.led === null) st.led = trump;
+      continue;
+    }
+    if (st.led === null) st.led = suitOf(pc.card);
+    st.best = Math.max(st.best, st.strength(pc.card));
+  }
+  return st;
+}
+
+// Trump ranks we have not seen: not in our hand, not in a closed trick (all revealed), not
+// face up in the open trick. A hidden trump in the open trick is one of these.
+function unseenTrumpRanks(view, trump) {
+  if (trump === null) return [];
+  const seen = new Set(view.hand);
+  for (const t of view.tricks || []) for (const pc of t.cards || []) seen.add(pc.card);
+  for (const pc of view.trick || []) if (pc.card) seen.add(pc.card);
+  return [...RANKS].flatMap((r, i) => (seen.has(r + SUITS[trump]) ? [] : [i]));
+}
+
+// Whether `card` would be winning the trick so far; against hidden trumps it must be a trump
+// that `beatsHidden(rank)` says is higher than they are.
+function beats(card, st, trump, beatsHidden) {
+  if (st.led === null) return true;
+  if (st.strength(card) <= st.best) return false;
+  return st.hidden === 0 || (suitOf(card) === trump && beatsHidden(rankOf(card)));
+}
+
+// Every card higher in its suit has been played or is ours: it wins unless trumped.
+function isMaster(view, card) {
+  const gone = new Set(view.hand);
+  for (const t of view.tricks || []) for (const pc of t.cards || []) gone.add(pc.card);
+  return [...RANKS.slice(rankOf(card) + 1)].every((r) => gone.has(r + card[1]));
+}
+
+function choosePlay(view, legal) {
+  const cards = legal.map((a) => a.play.card);
+  if (cards.length === 1) return 0;
+  const trump = view.trump in SUIT_OF_ENUM ? SUIT_OF_ENUM[view.trump] : null; // none: NO TRUF
+  const st = trickState(view, trump);
+  const key = (c) => (suitOf(c) === trump ? 100 : 0) + rankOf(c); // trumps above all others
+  const lowest = (cs) => cs.reduce((a, b) => (key(b) < key(a) ? b : a));
+  const highest = (cs) => cs.reduce((a, b) => (key(b) > key(a) ? b : a));
+  const pick = (card) => cards.indexOf(card);
+  const unseen = st.hidden ? unseenTrumpRanks(view, trump) : [];
+
+  if (wantsTricks(view)) {
+    if (st.led === null) {
+      // Lead a side-suit card nobody can beat in its suit, else a master trump (C10 may
+      // forbid leading trump: the legal list already says), else a low card of our shortest
+      // side suit, to become void in it and ruff later.
+      const masters = cards.filter((c) => isMaster(view, c));
+      const side = masters.filter((c) => suitOf(c) !== trump);
+      if (side.length || masters.length) return pick(highest(side.length ? side : masters));
+      const lengths = suitLengths(view.hand);
+      const short = cards.filter((c) => suitOf(c) !== trump);
+      if (!short.length) return pick(lowest(cards));
+      const shortest = Math.min(...short.map((c) => lengths[suitOf(c)]));
+      return pick(lowest(short.filter((c) => lengths[suitOf(c)] === shortest)));
+    }
+    // Follow with the lowest card that wins so far; a hidden trump (C11) is taken to be the
+    // median of the trumps we have not seen. Cannot win: throw the lowest card.
+    const median = unseen.length ? unseen[Math.floor(unseen.length / 2)] : -1;
+    const winners = cards.filter((c) => beats(c, st, trump, (r) => r > median));
+    return pick(lowest(winners.length ? winners : cards));
+  }
+  if (st.led === null) return pick(lowest(cards));
+  // Shed: the highest card sure to lose (against a hidden trump only a trump below every
+  // unseen trump is sure to lose). If every card may win: last to play we take it anyway, so
+  // throw the highest; otherwise the lowest, and hope a later seat goes over it.
+  const floor = unseen.length ? Math.min(...unseen) : -1;
+  const losers = cards.filter((c) => !beats(c, st, trump, (r) => r > floor));
+  if (losers.length) return pick(highest(losers));
+  return pick(st.toCome === 0 ? highest(cards) : lowest(cards));
+}
+
+// One TrufDecision: the index of our choice in its legal list, by the view's phase (index 0
+// is also the referee's fallback, docs/rules.md house choice 6).
+const BY_PHASE = {
+  TRUF_PHASE_BID: chooseBid,
+  TRUF_PHASE_DECLARE: chooseDeclaration,
+  TRUF_PHASE_MODE: chooseMode,
+  TRUF_PHASE_PLAY: choosePlay,
+};
+const decide = ({ view, legal_actions: legal = [] }) =>
+  BY_PHASE[view.phase] ? BY_PHASE[view.phase](view, legal) : 0;
+
+// ------------------------------------------------------------------ the stream
+function loadService() {
+  const definition = loader.loadSync("truf/arena/v1/arena.proto", {
+    includeDirs: [PROTO_DIR],
+    keepCase: true,
+    longs: Number,
+    enums: String,
+    defaults: false, // fields at their default are absent: read a missing seat as 0
+    oneofs: true,
+  });
+  return grpc.loadPackageDefinition(definition).truf.arena.v1.ArenaService;
+}
+
+// One connection, from the hello to the end of the stream. Resolves with "over" (the
+// tournament is over), or the final gRPC status and whether we were welcomed.
+function session(ArenaService, opts) {
+  return new Promise((resolve) => {
+    const client = new ArenaService(opts.connect, grpc.credentials.createInsecure());
+    const call = client.Play();
+    let [welcomed, over, done] = [false, false, false];
+    const finish = (outcome) => {
+      if (done) return;
+      done = true;
+      client.close();
+      resolve(outcome);
+    };
+    call.on("data", (msg) => {
+      switch (msg.message) {
+        case "welcome":
+          welcomed = true;
+          log(`connected to ${opts.connect} as ${msg.welcome.entrant}`);
+          break;
+        case "decision_request": {
+          const req = msg.decision_request;
+          let index = 0;
+          try {
+            index = req.truf ? decide(req.truf) : 0;
+          } catch (err) {
+            log(`request ${req.request_id}: ${err.stack}; answering the first legal action`);
+          }
+          call.write({ answer: { request_id: req.request_id, index } });
+          break;
+        }
+        case "match_result": {
+          const r = msg.match_result;
+          const seat = r.seat || 0;
+          log(`${r.match_id}: rank ${r.ranks[seat]}, total ${(r.totals || [])[seat] || 0}`);
+          break;
+        }
+        case "answer_rejected": {
+          const r = msg.answer_rejected;
+          log(
+            `answer to request ${r.request_id || 0} rejected (${r.reason}): ${r.detail} ` +
+              `[strikes ${r.strikes || 0}/${r.strikes_allowed || 0}]`,
+          );
+          break;
+        }
+        case "tournament_over":
+          over = true;
+          log(`tournament over: ${msg.tournament_over.message || ""}`);
+          call.end(); // the referee closes the stream; don't wait for it for long
+          setTimeout(() => finish({ over: true }), 2000);
+          break;
+        default: // deal_result, and branches a newer referee may add: nothing to answer
+          break;
+      }
+    });
+    call.on("error", () => {}); // every end, good or bad, also comes as "status"
+    call.on("status", (status) => finish({ over, welcomed, status }));
+    call.write({
+      hello: {
+        protocol_version: 1,
+        bot_name: opts.name,
+        bot_version: pkg.version,
+        token: opts.token,
+        capacity: opts.capacity,
+        games: ["truf"],
+      },
+    });
+  });
+}
+
+const USAGE =
+  "usage: node bot.js --connect HOST:PORT [--token T] [--seed S] [--capacity N] [--name NAME]";
+
+function parseCli() {
+  const options = {
+    connect: { type: "string" },
+    token: { type: "string", default: "" },
+    seed: { type: "string", default: "0" }, // accepted for the arena; this bot uses no chance
+    capacity: { type: "string", default: "1" },
+    name: { type: "string", default: "js" },
+  };
+  let values;
+  try {
+    ({ values } = parseArgs({ options }));
+  } catch (err) {
+    return { error: err.message };
+  }
+  const capacity = Number(values.capacity);
+  if (!values.connect) return { error: "--connect HOST:PORT is required" };
+  if (!Number.isInteger(capacity) || capacity < 1) return { error: "--capacity must be 1 or more" };
+  return { ...values, capacity };
+}
+
+async function main() {
+  const opts = parseCli();
+  if (opts.error) {
+    log(`error: ${opts.error}\n${USAGE}`);
+    return 2;
+  }
+  const ArenaService = loadService();
+  let giveUpAt = Date.now() + RETRY_FOR_MS;
+  let delay = 100;
+  for (;;) {
+    const { over, welcomed, status } = await session(ArenaService, opts);
+    if (over) return 0;
+    const name = Object.keys(grpc.status).find((k) => grpc.status[k] === status.code);
+    if (FATAL.has(status.code)) {
+      log(`error: the referee refused this bot: ${name}: ${status.details}`);
+      return 1;
+    }
+    if (welcomed) [giveUpAt, delay] = [Date.now() + RETRY_FOR_MS, 100]; // it was up: start over
+    if (Date.now() > giveUpAt) {
+      log(`error: cannot reach the referee at ${opts.connect} for ${RETRY_FOR_MS / 1000} s`);
+      return 1;
+    }
+    const what = welcomed ? "lost" : "failed";
+    log(`connection to ${opts.connect} ${what} (${name}: ${status.details}); retrying`);
+    await new Promise((r) => setTimeout(r, delay));
+    delay = Math.min(delay * 2, 2000);
+  }
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => process.exit(code),
+    (err) => {
+      log(`error: ${err.stack || err}`);
+      process.exit(1);
+    },
+  );
+} else {
+  module.exports = { decide }; // require("./bot.js").decide(trufDecision) -> index, to experiment
+}
