@@ -300,66 +300,63 @@ def wait_for_line(log: Path, proc: subprocess.Popen[bytes], pattern: str) -> re.
     raise AssertionError(f"no {pattern!r} within 60 s:\n{log.read_text(errors='replace')}")
 
 
-def test_serve_runs_a_tournament_for_external_bot_processes(tmp_path: Path) -> None:
-    out = tmp_path / "served"
-    serve_log = tmp_path / "serve.log"
-    files: list[IO[bytes]] = []
-    procs: list[subprocess.Popen[bytes]] = []
-    try:
-        files.append(open(serve_log, "wb"))  # noqa: SIM115 (closed in finally)
-        serve = spawn(
-            arena_cmd(
-                "serve",
-                "--entrants",
-                "4",
-                "--rounds",
-                "1",
-                "--deals",
-                "1",
-                "--seed",
-                "5",
-                "--listen",
-                "127.0.0.1:0",
-                "--results",
-                str(out),
-                "--quiet",
-            ),
-            tmp_path,
-            files[-1],
-        )
-        procs.append(serve)
-        found = wait_for_line(serve_log, serve, r"listening on (127\.0\.0\.1):(\d+)")
-        address = f"{found[1]}:{found[2]}"
-        assert int(found[2]) > 0
+class Serving:
+    """``arena serve`` in a subprocess, and the bot processes started against it: all
+    logged to files under ``tmp``, all stopped on exit."""
 
+    def __init__(self, tmp: Path, *args: str) -> None:
+        self.tmp, self.out, self.log = tmp, tmp / "served", tmp / "serve.log"
+        self.files: list[IO[bytes]] = []
+        self.procs: list[subprocess.Popen[bytes]] = []
+        self.bot_logs: list[Path] = []
+        self.serve = self._spawn(
+            arena_cmd("serve", *args, "--listen", "127.0.0.1:0", "--results", str(self.out),
+                      "--quiet"), self.log)  # fmt: skip
+        found = wait_for_line(self.log, self.serve, r"listening on (127\.0\.0\.1):(\d+)")
+        assert int(found[2]) > 0
+        self.address = f"{found[1]}:{found[2]}"
+
+    def _spawn(self, cmd: list[str], log: Path) -> subprocess.Popen[bytes]:
+        self.files.append(open(log, "wb"))  # noqa: SIM115 (closed in close)
+        self.procs.append(spawn(cmd, self.tmp, self.files[-1]))
+        return self.procs[-1]
+
+    def bot(self, cmd: list[str]) -> None:
+        self.bot_logs.append(self.tmp / f"bot{len(self.bot_logs)}.log")
+        self._spawn(cmd, self.bot_logs[-1])
+
+    def finish(self) -> str:
+        """Wait for the tournament and every bot to end well; the referee's output."""
+        assert self.serve.wait(timeout=TIMEOUT) == 0, self.log.read_text(errors="replace")
+        for proc, log in zip(self.procs[1:], self.bot_logs, strict=True):
+            assert proc.wait(timeout=TIMEOUT) == 0, log.read_text(errors="replace")
+        return self.log.read_text(errors="replace")
+
+    def __enter__(self) -> Serving:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for proc in self.procs:
+            stop(proc)
+        for f in self.files:
+            f.close()
+
+
+def test_serve_runs_a_tournament_for_external_bot_processes(tmp_path: Path) -> None:
+    with Serving(tmp_path, "--entrants", "4", "--rounds", "1", "--deals", "1", "--seed", "5") as s:
         # Up and healthy before any bot has arrived.
-        with grpc.insecure_channel(address) as channel:
+        with grpc.insecure_channel(s.address) as channel:
             reply = health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(service=ARENA_SERVICE), timeout=10
             )
             assert reply.status == health_pb2.HealthCheckResponse.SERVING
-
         # Both ways of running a bundled bot; two randoms become random and random#2.
-        bots = [
-            arena_cmd("bot", "random", "--connect", address),
-            arena_cmd("bot", "greedy", "--connect", address, "--capacity", "2"),
-            [sys.executable, "-m", "bots.random", "--connect", address, "--seed", "9"],
-            [sys.executable, "-m", "bots.tracker", "--connect", address],
-        ]
-        bot_logs = [tmp_path / f"bot{i}.log" for i in range(len(bots))]
-        for cmd, log in zip(bots, bot_logs, strict=True):
-            files.append(open(log, "wb"))  # noqa: SIM115 (closed in finally)
-            procs.append(spawn(cmd, tmp_path, files[-1]))
-        assert serve.wait(timeout=TIMEOUT) == 0, serve_log.read_text(errors="replace")
-        for proc, log in zip(procs[1:], bot_logs, strict=True):
-            assert proc.wait(timeout=TIMEOUT) == 0, log.read_text(errors="replace")
-    finally:
-        for proc in procs:
-            stop(proc)
-        for f in files:
-            f.close()
-
-    text = serve_log.read_text(errors="replace")
+        s.bot(arena_cmd("bot", "random", "--connect", s.address))
+        s.bot(arena_cmd("bot", "greedy", "--connect", s.address, "--capacity", "2"))
+        s.bot([sys.executable, "-m", "bots.random", "--connect", s.address, "--seed", "9"])
+        s.bot([sys.executable, "-m", "bots.tracker", "--connect", s.address])
+        text = s.finish()
+    out, bot_logs = s.out, s.bot_logs
     assert "Leaderboard · 1 matches" in text and "Traceback" not in text, text
     for log in bot_logs:
         assert "tournament over" in log.read_text(), log.read_text()
@@ -476,36 +473,21 @@ def refusal(address: str, *first: pb.PlayRequest) -> grpc.RpcError:
 def test_serve_issues_tokens_admits_only_their_holders_and_names_entrants_by_them(
     tmp_path: Path,
 ) -> None:
-    out = tmp_path / "served"
-    serve_log = tmp_path / "serve.log"
-    files: list[IO[bytes]] = []
-    procs: list[subprocess.Popen[bytes]] = []
-    try:
-        files.append(open(serve_log, "wb"))  # noqa: SIM115 (closed in finally)
-        serve = spawn(arena_cmd("serve", "--issue-tokens", "--entrants", "4", "--rounds", "1",
-                                "--deals", "1", "--listen", "127.0.0.1:0", "--results", str(out),
-                                "--quiet"), tmp_path, files[-1])  # fmt: skip
-        procs.append(serve)
-        found = wait_for_line(serve_log, serve, r"listening on (127\.0\.0\.1):(\d+)")
-        address = f"{found[1]}:{found[2]}"
-        lines = (out / "tokens.txt").read_text().splitlines()[1:]
-        assert (out / "tokens.txt").stat().st_mode & 0o077 == 0  # the owner's eyes only
-        tokens = dict(line.split() for line in lines)
+    with Serving(
+        tmp_path, "--issue-tokens", "--entrants", "4", "--rounds", "1", "--deals", "1"
+    ) as s:
+        tokens_txt = s.out / "tokens.txt"
+        assert tokens_txt.stat().st_mode & 0o077 == 0  # the owner's eyes only
+        tokens = dict(line.split() for line in tokens_txt.read_text().splitlines()[1:])
         assert sorted(tokens) == ["entrant1", "entrant2", "entrant3", "entrant4"]
         # A bot without a token is refused, and says why.
-        refused = run_arena(tmp_path, "bot", "random", "--connect", address)
+        refused = run_arena(tmp_path, "bot", "random", "--connect", s.address)
         assert refused[0] == 1 and "UNAUTHENTICATED" in refused[1], refused
         for i, token in enumerate(tokens.values()):
-            files.append(open(tmp_path / f"bot{i}.log", "wb"))  # noqa: SIM115
-            cmd = arena_cmd("bot", "greedy" if i else "random", "--connect", address,
-                            "--token", token)  # fmt: skip
-            procs.append(spawn(cmd, tmp_path, files[-1]))
-        assert serve.wait(timeout=TIMEOUT) == 0, serve_log.read_text(errors="replace")
-    finally:
-        for proc in procs:
-            stop(proc)
-        for f in files:
-            f.close()
+            name = "greedy" if i else "random"
+            s.bot(arena_cmd("bot", name, "--connect", s.address, "--token", token))
+        s.finish()
+    out = s.out
     (match,) = read_jsonl(out / "matches.jsonl")
     assert sorted(match["seats"]) == ["entrant1", "entrant2", "entrant3", "entrant4"]
     config = json.loads((out / "tournament.json").read_text())
