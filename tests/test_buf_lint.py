@@ -1,0 +1,46 @@
+"""The proto passes ``buf lint`` (STANDARD rules, buf.yaml), and the lint does bite."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TOOLS = ROOT / "tools" / "buf"
+BUF = TOOLS / "node_modules" / ".bin" / "buf"
+
+
+@pytest.fixture(scope="module")
+def buf() -> Path:
+    if not BUF.exists():
+        if shutil.which("npm") is None:
+            pytest.skip("npm is not on PATH: cannot install buf (npm ci --prefix tools/buf)")
+        subprocess.run(
+            ["npm", "ci", "--prefix", str(TOOLS), "--no-audit", "--no-fund"],
+            check=True, capture_output=True, timeout=300,
+        )  # fmt: skip
+    return BUF
+
+
+def lint(buf: Path, root: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(buf), "lint"], cwd=root, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_the_proto_passes_buf_lint(buf: Path) -> None:
+    done = lint(buf, ROOT)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_buf_lint_catches_a_bad_proto(buf: Path, tmp_path: Path) -> None:
+    shutil.copy(ROOT / "buf.yaml", tmp_path / "buf.yaml")
+    shutil.copytree(ROOT / "proto", tmp_path / "proto")
+    bad = tmp_path / "proto" / "truf" / "arena" / "v1" / "truf.proto"
+    bad.write_text(bad.read_text() + "\nenum bad_enum {\n  ZERO = 0;\n}\n")
+    done = lint(buf, tmp_path)
+    assert done.returncode != 0
+    assert "bad_enum" in done.stdout + done.stderr
