@@ -18,10 +18,8 @@ def buf() -> Path:
     if not BUF.exists():
         if shutil.which("npm") is None:
             pytest.skip("npm is not on PATH: cannot install buf (see tools/buf/package.json)")
-        subprocess.run(
-            ["npm", "install", "--prefix", str(TOOLS), "--no-package-lock", "--no-audit", "--no-fund"],
-            check=True, capture_output=True, timeout=300,
-        )  # fmt: skip
+        install = ["npm", "install", "--prefix", str(TOOLS), "--no-package-lock", "--no-audit"]
+        subprocess.run(install, check=True, capture_output=True, timeout=300)
     return BUF
 
 
