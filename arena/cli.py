@@ -137,6 +137,14 @@ TimeBankO = Annotated[
         help="Extra seconds per bot per match that slow decisions may draw on (0: none).",
     ),
 ]
+GraceO = Annotated[
+    float,
+    typer.Option(
+        "--grace",
+        help="Seconds a bot whose connection dropped has to come back; after that it "
+        "forfeits its remaining matches (played on by the fallback).",
+    ),
+]
 StrikesO = Annotated[
     int, typer.Option("--strikes", help="Faults in one match before a bot is disqualified from it.")
 ]
@@ -156,6 +164,7 @@ def _common(
     listen: str,
     decision_timeout: float,
     time_bank: float,
+    grace: float,
     strikes: int,
 ) -> dict[str, Any]:
     """The RunConfig fields that `tournament` and `serve` share, from their options."""
@@ -170,6 +179,7 @@ def _common(
         "listen": listen,
         "decision_timeout": decision_timeout,
         "time_bank": time_bank,
+        "grace": grace,
         "strikes": strikes,
     }
 
@@ -193,6 +203,7 @@ def tournament(
     listen: ListenO = "127.0.0.1:0",
     decision_timeout: TimeoutO = 1.0,
     time_bank: TimeBankO = 0.0,
+    grace: GraceO = 30.0,
     strikes: StrikesO = 3,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
     resume: Annotated[
@@ -219,7 +230,7 @@ def tournament(
                 bots=parse_bots(bots) if bots else RunConfig().bots,
                 transport="in-process" if in_process else "grpc",
                 **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
-                          decision_timeout, time_bank, strikes),
+                          decision_timeout, time_bank, grace, strikes),
             )  # fmt: skip
             check_fresh(directory)
         run_tournament(config, directory, quiet=quiet)
@@ -341,6 +352,7 @@ def serve(
     listen: ListenO = "127.0.0.1:50051",
     decision_timeout: TimeoutO = 1.0,
     time_bank: TimeBankO = 0.0,
+    grace: GraceO = 30.0,
     strikes: StrikesO = 3,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
 ) -> None:
@@ -352,7 +364,7 @@ def serve(
             bots=[],  # the bots that connect
             transport="grpc",
             **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
-                      decision_timeout, time_bank, strikes),
+                      decision_timeout, time_bank, grace, strikes),
         )  # fmt: skip
         directory = results or default_results_dir()
         tokens = None

@@ -67,14 +67,16 @@ def rating_ranks(record: Mapping[str, Any]) -> list[int]:
     """Each team's rank for rating (1 is best; equal ranks are a draw).
 
     A team's rank is the rank of its seats (the best of them, should they differ). A
-    team with a disqualified seat ranks below every team without one, whatever its
-    total; among themselves, disqualified teams keep their order. Ranks are then
+    team with a disqualified (or forfeiting) seat ranks below every team without one,
+    whatever its total; among themselves, such teams keep their order. Ranks are then
     renumbered as 1 + the number of teams strictly ahead, so ties stay shared.
     """
     teams: Sequence[Sequence[int]] = record["teams"]
     ranks: Sequence[int] = record["ranks"]
     disqualified: Sequence[bool] = record.get("disqualified") or [False] * len(ranks)
-    keys = [(any(disqualified[s] for s in team), min(ranks[s] for s in team)) for team in teams]
+    forfeit: Sequence[bool] = record.get("forfeit") or [False] * len(ranks)
+    out = [disqualified[s] or forfeit[s] for s in range(len(ranks))]
+    keys = [(any(out[s] for s in team), min(ranks[s] for s in team)) for team in teams]
     return [1 + sum(other < key for other in keys) for key in keys]
 
 

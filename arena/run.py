@@ -50,6 +50,7 @@ class RunConfig:
     listen: str = "127.0.0.1:0"
     decision_timeout: float = 1.0
     time_bank: float = 0.0  # seconds per seat per match beyond the decision timeouts
+    grace: float = 30.0  # seconds a dropped bot has to reconnect before it forfeits
     strikes: int = 3
 
     def rules(self) -> TrufRules:
@@ -79,6 +80,8 @@ def make_plan(config: RunConfig, *, entrants_option: str = "--bots") -> Tourname
         raise ConfigError(f"--rounds must be at least 1, got {config.rounds}")
     if config.decision_timeout <= 0:
         raise ConfigError(f"--decision-timeout must be positive, got {config.decision_timeout}")
+    if config.grace < 0:
+        raise ConfigError(f"--grace must be 0 or more, got {config.grace}")
     if config.time_bank < 0:
         raise ConfigError(f"--time-bank must be 0 or more, got {config.time_bank}")
     if config.strikes < 1:

@@ -22,8 +22,12 @@ from test_grpc import (  # noqa: F401 (host is a fixture)
 )
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
+from arena.games import make_game
 from arena.referee.server import FLOOD_LIMIT, MAX_MESSAGE_BYTES
+from arena.referee.table import play_remote_match
+from arena.tournament import MatchContext, MatchOutcome
 from arena.truf.replay import replay_match
+from arena.truf.rules import TrufRules
 
 
 class Hostile(threading.Thread):
@@ -129,3 +133,45 @@ def test_a_time_bank_absorbs_slow_decisions_and_without_one_they_time_out(
     assert (timeouts[1] >= 2) if late else (timeouts[1] == 0), timeouts
     (deal,) = outcome.deals
     assert replay_match([deal]) == 1
+
+
+def test_a_bot_that_stays_away_past_the_grace_period_forfeits_what_is_left(
+    host: Callable[..., Hosted],  # noqa: F811
+) -> None:
+    tokens = {f"tok-{i}": f"bot{i}" for i in range(4)}
+    h = host(tokens=tokens, decision_timeout=0.5, grace=0.3)
+    honest = [Sleeper(slow=10_000, pause=0.005) for _ in range(3)]  # a match lasts ~1 s
+    threads = [SdkThread(b, h.address, f"tok-{i}") for i, b in enumerate(honest)]
+    for t in threads:
+        t.start()
+    # It plays nothing: at its first request it hangs up, and never comes back.
+    leaver = Hostile(h.address, "tok-3", lambda stream, rid: stream.close())
+    leaver.start()
+    first = play_hosted_match(h, deals=2, strike_limit=3, match_id="m1", goodbye=False)
+
+    async def without_waiting() -> MatchOutcome:  # the leaver is not coming back
+        outcome = await play_remote_match(
+            make_game(rules=TrufRules(deals=1)),
+            h.referee.entrants,
+            ctx=MatchContext("m2", seed="7:m2"),
+            strike_limit=3,
+        )
+        await h.referee.goodbye()
+        return outcome
+
+    second = h.run(without_waiting())
+    join_all(threads)
+    # Match 1: a disconnect (no strike) until the grace period ran out, then a forfeit.
+    assert first.record["forfeit"] == [False, False, False, True]
+    assert first.record["faults"]["disconnect"][3] > 0
+    assert first.record["disqualified"] == [False] * 4
+    # Match 2: forfeited from the start, played on by the fallback, never asked.
+    assert second.record["forfeit"] == [False, False, False, True]
+    assert second.record["faults"]["disconnect"] == [0, 0, 0, 0]
+    for outcome in (first, second):
+        assert replay_match(outcome.deals) == len(outcome.deals)
+        assert outcome.record["faults"]["illegal"][:3] == [0, 0, 0]
+    # For rating, a forfeit ranks below every seat that played.
+    from arena.ratings import rating_ranks
+
+    assert rating_ranks(second.record)[3] == 4

@@ -187,6 +187,7 @@ async def _host(
     referee = Referee(
         decision_timeout=config.decision_timeout,
         time_bank=config.time_bank,
+        grace=config.grace,
         strike_limit=config.strikes,
         tokens=tokens,
     )
@@ -261,6 +262,7 @@ async def _serve(
     referee = Referee(
         decision_timeout=config.decision_timeout,
         time_bank=config.time_bank,
+        grace=config.grace,
         strike_limit=config.strikes,
         tokens=tokens,
         open_seats=0 if tokens else count,

@@ -116,6 +116,8 @@ class Entrant:
         self.connected = asyncio.Event()
         self.bot_name = ""
         self.bot_version = ""
+        self.gone_since: float | None = None  # monotonic time its connection dropped
+        self.forfeits = False  # stayed away past the grace period: forfeits what is left
         # The latest request per (match, seat): what an AnswerRejected refers to.
         self.last_request: dict[tuple[str, int], int] = {}
         # Seconds left in each (match, seat)'s time bank, once it has been drawn on.
@@ -125,6 +127,15 @@ class Entrant:
     def version(self) -> str:
         """The version the bot announced in its hello (for tournament.json)."""
         return self.bot_version or "unknown"
+
+    @property
+    def forfeited(self) -> bool:
+        """Whether this entrant has forfeited its remaining matches: it was connected,
+        then stayed away longer than the referee's grace period. Final once true."""
+        gone = self.gone_since
+        if not self.forfeits and gone is not None:
+            self.forfeits = time.monotonic() - gone > self.referee.grace
+        return self.forfeits
 
     @property
     def capacity(self) -> int:
@@ -293,12 +304,14 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         *,
         decision_timeout: float = 1.0,
         time_bank: float = 0.0,
+        grace: float = 30.0,
         strike_limit: int = 3,
         tokens: dict[str, str] | None = None,
         open_seats: int = 0,
     ) -> None:
         self.decision_timeout = decision_timeout
         self.time_bank = time_bank  # seconds per seat per match, on top of each decision's
+        self.grace = grace  # seconds a dropped bot has to come back before it forfeits
         self.strike_limit = strike_limit
         self.request_ids = itertools.count(1)
         self.entrants: list[Entrant] = []
@@ -374,6 +387,7 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             await context.abort(exc.code, exc.message)
             return
         conn = Connection(entrant, max(1, first.hello.capacity))
+        entrant.gone_since = None
         entrant.conn = conn
         entrant.connected.set()
         self.changed.set()
@@ -397,6 +411,7 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             conn.close()
             if entrant.conn is conn:
                 entrant.connected.clear()
+                entrant.gone_since = time.monotonic()
             self.changed.set()
         if conn.cut is not None:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, conn.cut)

@@ -78,7 +78,9 @@ async def play_remote_match(
 
     async def ask(seat: int) -> tuple[int, Any]:
         legal = match.legal_actions(seat)
-        if book.disqualified[seat]:
+        if not book.forfeit[seat] and getattr(links[seat], "forfeited", False):
+            book.forfeit[seat] = True  # gone past the grace period: the fallback plays on
+        if book.disqualified[seat] or book.forfeit[seat]:
             return seat, None
         try:
             answer = await links[seat].decide(
@@ -96,7 +98,7 @@ async def play_remote_match(
             results = list(await asyncio.gather(*(ask(s) for s in pending)))
         for seat, outcome in results:
             decisions += 1
-            if outcome is None:  # disqualified: the fallback plays the seat
+            if outcome is None:  # disqualified or forfeit: the fallback plays the seat
                 match.apply(seat, match.fallback_action(seat))
                 continue
             if not isinstance(outcome, BotFault):
