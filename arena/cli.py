@@ -137,6 +137,13 @@ TimeBankO = Annotated[
         help="Extra seconds per bot per match that slow decisions may draw on (0: none).",
     ),
 ]
+TlsCertO = Annotated[
+    Path | None,
+    typer.Option("--tls-cert", metavar="FILE", help="Serve over TLS with this PEM certificate."),
+]
+TlsKeyO = Annotated[
+    Path | None, typer.Option("--tls-key", metavar="FILE", help="The certificate's PEM key.")
+]
 GraceO = Annotated[
     float,
     typer.Option(
@@ -166,6 +173,8 @@ def _common(
     time_bank: float,
     grace: float,
     strikes: int,
+    tls_cert: Path | None,
+    tls_key: Path | None,
 ) -> dict[str, Any]:
     """The RunConfig fields that `tournament` and `serve` share, from their options."""
     return {
@@ -180,6 +189,8 @@ def _common(
         "decision_timeout": decision_timeout,
         "time_bank": time_bank,
         "grace": grace,
+        "tls_cert": str(tls_cert) if tls_cert else None,
+        "tls_key": str(tls_key) if tls_key else None,
         "strikes": strikes,
     }
 
@@ -204,6 +215,8 @@ def tournament(
     decision_timeout: TimeoutO = 1.0,
     time_bank: TimeBankO = 0.0,
     grace: GraceO = 30.0,
+    tls_cert: TlsCertO = None,
+    tls_key: TlsKeyO = None,
     strikes: StrikesO = 3,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
     resume: Annotated[
@@ -230,7 +243,7 @@ def tournament(
                 bots=parse_bots(bots) if bots else RunConfig().bots,
                 transport="in-process" if in_process else "grpc",
                 **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
-                          decision_timeout, time_bank, grace, strikes),
+                          decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
             )  # fmt: skip
             check_fresh(directory)
         run_tournament(config, directory, quiet=quiet)
@@ -353,6 +366,8 @@ def serve(
     decision_timeout: TimeoutO = 1.0,
     time_bank: TimeBankO = 0.0,
     grace: GraceO = 30.0,
+    tls_cert: TlsCertO = None,
+    tls_key: TlsKeyO = None,
     strikes: StrikesO = 3,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
 ) -> None:
@@ -364,7 +379,7 @@ def serve(
             bots=[],  # the bots that connect
             transport="grpc",
             **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
-                      decision_timeout, time_bank, grace, strikes),
+                      decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
         )  # fmt: skip
         directory = results or default_results_dir()
         tokens = None
@@ -418,10 +433,14 @@ def bot(
     ] = "",
     seed: Annotated[str, typer.Option("--seed", help="Seed for a bot that uses randomness.")] = "0",
     capacity: Annotated[int, typer.Option("--capacity", min=1, help="Tables to play at once.")] = 1,
+    tls_ca: Annotated[
+        Path | None,
+        typer.Option("--tls-ca", metavar="CERT", help="Connect with TLS, trusting this PEM."),
+    ] = None,
 ) -> None:
     """Run one bot against a referee (what `python -m bots.NAME --connect` does)."""
     from arena.run import load_bot
-    from arena.sdk import BotRejected, run
+    from arena.sdk import BotRejected, read_ca, run
     from bots import EXTERNAL
 
     if name in EXTERNAL:  # a program in another language: run it as it is
@@ -432,10 +451,13 @@ def bot(
         if problem:
             raise fail(problem)
         args = ["--connect", connect, "--token", token, "--seed", seed]
+        if tls_ca:
+            args += ["--tls-ca", str(tls_ca)]
         raise typer.Exit(subprocess.call(ext.command([*args, "--capacity", str(capacity)])))
     try:
         player = load_bot(name, seed)
-        run(player, connect, token=token, capacity=capacity)
+        ca = read_ca(str(tls_ca)) if tls_ca else None
+        run(player, connect, token=token, capacity=capacity, tls_ca=ca)
     except (ValueError, BotRejected, ConnectionError) as exc:
         raise fail(str(exc)) from None
 

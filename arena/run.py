@@ -51,6 +51,8 @@ class RunConfig:
     decision_timeout: float = 1.0
     time_bank: float = 0.0  # seconds per seat per match beyond the decision timeouts
     grace: float = 30.0  # seconds a dropped bot has to reconnect before it forfeits
+    tls_cert: str | None = None  # PEM certificate chain: serve over TLS
+    tls_key: str | None = None  # and its private key
     strikes: int = 3
 
     def rules(self) -> TrufRules:
@@ -63,6 +65,17 @@ class RunConfig:
 
     def entrants(self) -> list[str]:
         return entrant_names(self.bots)
+
+    def tls(self) -> tuple[bytes, bytes] | None:
+        """The referee's (certificate, key), PEM, or None for plain HTTP/2."""
+        if not self.tls_cert and not self.tls_key:
+            return None
+        if not (self.tls_cert and self.tls_key):
+            raise ConfigError("TLS needs both --tls-cert and --tls-key")
+        try:
+            return Path(self.tls_cert).read_bytes(), Path(self.tls_key).read_bytes()
+        except OSError as exc:
+            raise ConfigError(f"cannot read {exc.filename}: {exc.strerror}") from None
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -80,6 +93,7 @@ def make_plan(config: RunConfig, *, entrants_option: str = "--bots") -> Tourname
         raise ConfigError(f"--rounds must be at least 1, got {config.rounds}")
     if config.decision_timeout <= 0:
         raise ConfigError(f"--decision-timeout must be positive, got {config.decision_timeout}")
+    config.tls()  # both or neither, and readable
     if config.grace < 0:
         raise ConfigError(f"--grace must be 0 or more, got {config.grace}")
     if config.time_bank < 0:

@@ -80,8 +80,11 @@ def answer_for(bot: Bot, request: pb.DecisionRequest) -> pb.PlayRequest:
 class Session:
     """One connection: hello, then answer requests until the tournament ends."""
 
-    def __init__(self, bot: Bot, address: str, token: str, capacity: int) -> None:
+    def __init__(
+        self, bot: Bot, address: str, token: str, capacity: int, tls_ca: bytes | None = None
+    ) -> None:
         self.bot = bot
+        self.tls_ca = tls_ca
         self.address = address
         self.token = token
         self.capacity = capacity
@@ -113,7 +116,12 @@ class Session:
 
     def run(self) -> bool:
         """Returns True when the referee said the tournament is over."""
-        with grpc.insecure_channel(self.address) as channel:
+        if self.tls_ca is None:
+            channel = grpc.insecure_channel(self.address)
+        else:
+            credentials = grpc.ssl_channel_credentials(root_certificates=self.tls_ca)
+            channel = grpc.secure_channel(self.address, credentials)
+        with channel:
             stub = pb_grpc.ArenaServiceStub(channel)
             try:
                 for msg in stub.Play(self._requests()):
@@ -165,13 +173,15 @@ def run(
     token: str = "",
     capacity: int = 1,
     retry_for: float = 30.0,
+    tls_ca: bytes | None = None,
 ) -> None:
     """Connect and play until the referee ends the tournament. Reconnects (with the same
-    token) when the connection drops, for up to ``retry_for`` seconds at a time."""
+    token) when the connection drops, for up to ``retry_for`` seconds at a time. With
+    ``tls_ca`` (PEM root certificates), the connection uses TLS."""
     delay = 0.1
     give_up = time.monotonic() + retry_for
     while True:
-        session = Session(bot, address, token, capacity)
+        session = Session(bot, address, token, capacity, tls_ca)
         try:
             if session.run():
                 return
@@ -190,6 +200,17 @@ def run(
         delay = min(delay * 2, 2.0)
 
 
+def read_ca(path: str | None) -> bytes | None:
+    """The PEM root certificates for ``--tls-ca``, or None; a clear error if unreadable."""
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as exc:
+        raise BotRejected(f"cannot read the TLS certificate {path}: {exc.strerror}") from None
+
+
 def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) -> None:
     """Command line for a bot program: ``--connect HOST:PORT [--token T] [--seed S]``."""
     parser = argparse.ArgumentParser(description="Run a Truf bot against an arena referee.")
@@ -199,6 +220,7 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     parser.add_argument("--token", default="", help="entrant token from the organiser")
     parser.add_argument("--seed", default="0", help="seed for a bot that uses randomness")
     parser.add_argument("--capacity", type=int, default=1, help="tables to play at once")
+    parser.add_argument("--tls-ca", metavar="CERT", help="connect with TLS, trusting this PEM")
     args = parser.parse_args(argv)
     if bot_class is None:
         spec = args.bot
@@ -211,7 +233,8 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     except TypeError:
         bot = bot_class()
     try:
-        run(bot, args.connect, token=args.token, capacity=max(1, args.capacity))
+        tls_ca = read_ca(args.tls_ca)
+        run(bot, args.connect, token=args.token, capacity=max(1, args.capacity), tls_ca=tls_ca)
     except (BotRejected, ConnectionError) as exc:
         _log(f"error: {exc}")
         raise SystemExit(1) from None

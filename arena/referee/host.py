@@ -51,12 +51,16 @@ class Launched:
     log: Path
 
 
-def bot_command(spec: str, address: str, token: str, seed: str) -> list[str]:
+def bot_command(
+    spec: str, address: str, token: str, seed: str, tls_ca: str | None = None
+) -> list[str]:
     """The command that runs one bot as its own program: a bundled bot in another language
     (``bots.EXTERNAL``, e.g. ``js``), a ``module:Class``, or a bundled Python bot."""
     from bots import EXTERNAL
 
     args = ["--connect", address, "--token", token, "--seed", seed, "--capacity", str(BOT_CAPACITY)]
+    if tls_ca:  # the referee's own certificate is the root the bot trusts
+        args += ["--tls-ca", tls_ca]
     if spec in EXTERNAL:
         return EXTERNAL[spec].command(args)
     if ":" in spec:
@@ -76,7 +80,12 @@ def check_launchable(entrants: list[str]) -> None:
 
 
 def launch_bots(
-    plan: TournamentPlan, tokens: dict[str, str], address: str, seed: int, logdir: Path
+    plan: TournamentPlan,
+    tokens: dict[str, str],
+    address: str,
+    seed: int,
+    logdir: Path,
+    tls_ca: str | None = None,
 ) -> list[Launched]:
     out = []
     logdir.mkdir(parents=True, exist_ok=True)
@@ -85,7 +94,7 @@ def launch_bots(
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
     for token, name in tokens.items():
         log = logdir / f"{name.replace('#', '-')}.log"
-        cmd = bot_command(base_name(name), address, token, f"{seed}:{name}")
+        cmd = bot_command(base_name(name), address, token, f"{seed}:{name}", tls_ca)
         with open(log, "wb") as f:
             proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env)
         out.append(Launched(name, proc, log))
@@ -191,9 +200,10 @@ async def _host(
         strike_limit=config.strikes,
         tokens=tokens,
     )
-    server, port = await start_server(referee, config.listen)
+    server, port = await start_server(referee, config.listen, config.tls())
     address = f"{host}:{port}"
-    launched = launch_bots(plan, tokens, address, config.seed, writer.dir / "bots")
+    tls_ca = str(Path(config.tls_cert).resolve()) if config.tls_cert else None
+    launched = launch_bots(plan, tokens, address, config.seed, writer.dir / "bots", tls_ca)
     try:
         await wait_for_entrants(referee, len(tokens), launched, CONNECT_TIMEOUT)
         entrants = {e.name: e for e in referee.entrants}
@@ -267,7 +277,7 @@ async def _serve(
         tokens=tokens,
         open_seats=0 if tokens else count,
     )
-    server, port = await start_server(referee, config.listen)
+    server, port = await start_server(referee, config.listen, config.tls())
     console.print(
         f"referee listening on [bold]{host}:{port}[/]; waiting for {count} bots "
         f"(try: python -m bots.random --connect {host}:{port})",

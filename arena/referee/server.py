@@ -487,8 +487,11 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
                 e.conn.close()
 
 
-async def start_server(referee: Referee, listen: str) -> tuple[grpc.aio.Server, int]:
-    """Start the referee with health and reflection; returns the server and bound port."""
+async def start_server(
+    referee: Referee, listen: str, tls: tuple[bytes, bytes] | None = None
+) -> tuple[grpc.aio.Server, int]:
+    """Start the referee with health and reflection; returns the server and bound port.
+    ``tls``: (certificate chain, private key), PEM; without it, plain HTTP/2."""
     server = grpc.aio.server(
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
@@ -516,7 +519,11 @@ async def start_server(referee: Referee, listen: str) -> tuple[grpc.aio.Server, 
         ),
         server,
     )
-    port = server.add_insecure_port(listen)
+    if tls is None:
+        port = server.add_insecure_port(listen)
+    else:
+        cert, key = tls
+        port = server.add_secure_port(listen, grpc.ssl_server_credentials([(key, cert)]))
     if port == 0:
         raise OSError(f"cannot listen on {listen}")
     await server.start()

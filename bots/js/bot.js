@@ -3,6 +3,7 @@
 //
 //   npm ci --prefix bots/js
 //   node bots/js/bot.js --connect HOST:PORT [--token T] [--seed S] [--capacity N] [--name NAME]
+//                       [--tls-ca CERT]
 //
 // It loads the protocol straight from the repository's proto/ at run time (no generated code,
 // no copy), sends a Hello, and answers every DecisionRequest by index into its legal actions.
@@ -12,6 +13,7 @@
 // Rulings (C1..C14 classic, T1..T7 target) are those of docs/rules.md and truf.proto.
 "use strict";
 
+const fs = require("node:fs");
 const path = require("node:path");
 const { parseArgs } = require("node:util");
 const grpc = require("@grpc/grpc-js");
@@ -258,7 +260,10 @@ function loadService() {
 // tournament is over), or the final gRPC status and whether we were welcomed.
 function session(ArenaService, opts) {
   return new Promise((resolve) => {
-    const client = new ArenaService(opts.connect, grpc.credentials.createInsecure());
+    const creds = opts["tls-ca"] // TLS when the organiser gave a CA certificate
+      ? grpc.credentials.createSsl(fs.readFileSync(opts["tls-ca"]))
+      : grpc.credentials.createInsecure();
+    const client = new ArenaService(opts.connect, creds);
     const call = client.Play();
     let [welcomed, over, done] = [false, false, false];
     const finish = (outcome) => {
@@ -324,7 +329,8 @@ function session(ArenaService, opts) {
 }
 
 const USAGE =
-  "usage: node bot.js --connect HOST:PORT [--token T] [--seed S] [--capacity N] [--name NAME]";
+  "usage: node bot.js --connect HOST:PORT [--token T] [--seed S] [--capacity N] [--name NAME]" +
+  " [--tls-ca CERT]";
 
 function parseCli() {
   const options = {
@@ -333,6 +339,7 @@ function parseCli() {
     seed: { type: "string", default: "0" }, // accepted for the arena; this bot uses no chance
     capacity: { type: "string", default: "1" },
     name: { type: "string", default: "js" },
+    "tls-ca": { type: "string", default: "" },
   };
   let values;
   try {
