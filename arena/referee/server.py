@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import grpc
+from google.protobuf.message import DecodeError
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
@@ -282,6 +283,15 @@ def _deal_result_bytes(match_id: str, record: dict[str, Any]) -> bytes:
     return data
 
 
+def _parse(data: bytes) -> pb.PlayRequest | bytes:
+    """A bot's message; bytes that do not parse are passed on as they are, so that the
+    referee can say so (a strike) rather than grpc ending the stream."""
+    try:
+        return pb.PlayRequest.FromString(data)
+    except DecodeError:
+        return data
+
+
 def _serialize(msg: pb.PlayResponse | bytes) -> bytes:
     if isinstance(msg, bytes):
         return msg
@@ -365,7 +375,7 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
 
     async def Play(  # noqa: N802 (gRPC method name)
         self,
-        request_iterator: AsyncIterator[pb.PlayRequest],
+        request_iterator: AsyncIterator[pb.PlayRequest | bytes],
         context: grpc.aio.ServicerContext[pb.PlayRequest, pb.PlayResponse | bytes],
     ) -> AsyncIterator[pb.PlayResponse | bytes]:
         try:
@@ -374,6 +384,12 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             await context.abort(
                 grpc.StatusCode.DEADLINE_EXCEEDED,
                 f"no hello within {HELLO_TIMEOUT:g} s: the first message must be a Hello",
+            )
+            return
+        if isinstance(first, bytes):
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT,
+                f"the first message ({len(first)} bytes) is not a PlayRequest holding a Hello",
             )
             return
         if first.WhichOneof("message") != "hello":
@@ -416,11 +432,18 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         if conn.cut is not None:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, conn.cut)
 
-    async def _read(self, conn: Connection, requests: AsyncIterator[pb.PlayRequest]) -> None:
+    async def _read(
+        self, conn: Connection, requests: AsyncIterator[pb.PlayRequest | bytes]
+    ) -> None:
         try:
             async for msg in requests:
                 if conn.closed:
                     break
+                if isinstance(msg, bytes):  # bytes that do not parse: the oldest request fails
+                    self._fail_oldest(
+                        conn, FaultKind.UNPARSEABLE, f"{len(msg)} bytes that are not a PlayRequest"
+                    )
+                    continue
                 if msg.WhichOneof("message") != "answer":
                     conn.unsolicited_message()  # a second hello or an empty message
                     continue
@@ -429,6 +452,18 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             pass
         finally:
             conn.close()
+
+    @staticmethod
+    def _fail_oldest(
+        conn: Connection, kind: FaultKind, detail: str, *, counted: bool = False
+    ) -> None:
+        """A message that answers nothing usable: the oldest open request fails with it
+        (or, with none open, it counts towards the flood limit)."""
+        oldest = conn.pending[min(conn.pending)] if conn.pending else None
+        if oldest is not None and not oldest.future.done():
+            oldest.future.set_exception(BotFault(kind, detail))
+        elif not counted:
+            conn.unsolicited_message()
 
     def _on_answer(self, conn: Connection, answer: pb.Answer) -> None:
         pending = conn.pending.get(answer.request_id)
@@ -442,15 +477,12 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
                 conn.send(rej)
                 return
             # A wrong request id: it answers the oldest open request, which fails.
-            if conn.pending:
-                oldest = conn.pending[min(conn.pending)]
-                if not oldest.future.done():
-                    oldest.future.set_exception(
-                        BotFault(
-                            FaultKind.WRONG_REQUEST,
-                            f"answer names request {answer.request_id}, which is not open",
-                        )
-                    )
+            self._fail_oldest(
+                conn,
+                FaultKind.WRONG_REQUEST,
+                f"answer names request {answer.request_id}, which is not open",
+                counted=True,
+            )
             return
         if pending.future.done():
             conn.unsolicited_message()  # a second answer to the same request
@@ -503,7 +535,7 @@ async def start_server(
     handlers = {
         "Play": grpc.stream_stream_rpc_method_handler(
             referee.Play,
-            request_deserializer=pb.PlayRequest.FromString,
+            request_deserializer=_parse,
             response_serializer=_serialize,
         )
     }
