@@ -73,7 +73,12 @@ def answer_for(bot: Bot, request: pb.DecisionRequest) -> pb.PlayRequest:
     try:
         ans.index = list(legal).index(choice)
     except ValueError:
-        ans.truf.CopyFrom(truf_wire.action_to_proto(choice))  # the referee will say why
+        try:
+            ans.truf.CopyFrom(truf_wire.action_to_proto(choice))  # the referee will say why
+        except (TypeError, ValueError, AttributeError) as exc:
+            # Not an action at all: sent without a choice, which the referee refuses
+            # (unparseable, a strike) and explains; the seat stays alive.
+            _log(f"act() returned {choice!r}, which is not an action ({exc})")
     return msg
 
 

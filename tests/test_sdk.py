@@ -1,0 +1,51 @@
+"""The SDK's answers, without a network: by index when it can, the action otherwise,
+and never a crash for whatever a bot's act() returns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena._proto.truf.arena.v1 import arena_pb2 as pb
+from arena.sdk import answer_for
+from arena.truf.actions import BIDS
+from arena.truf.state import TrufMatch
+from arena.wire import truf as wire
+
+
+def request() -> tuple[pb.DecisionRequest, TrufMatch]:
+    m = TrufMatch(seed=1)
+    req = pb.DecisionRequest(request_id=5)
+    wire.fill_decision(req.truf, m.view(0), m.legal_actions(0))
+    return req, m
+
+
+class Returns:
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def act(self, view: Any, legal: Any) -> Any:
+        return self.value(view, legal) if callable(self.value) else self.value
+
+
+def test_a_legal_action_goes_as_its_index() -> None:
+    req, _ = request()
+    ans = answer_for(Returns(lambda v, legal: legal[3]), req).answer
+    assert (ans.request_id, ans.WhichOneof("choice"), ans.index) == (5, "index", 3)
+
+
+def test_an_action_outside_the_list_goes_as_itself_for_the_referee_to_judge() -> None:
+    req, m = request()
+    foreign = next(b for b in BIDS if b not in m.legal_actions(0))
+    ans = answer_for(Returns(foreign), req).answer
+    assert ans.WhichOneof("choice") == "truf" and ans.truf.bid.card == foreign.card.code
+
+
+def test_what_is_not_an_action_goes_as_no_choice_and_a_raising_bot_as_index_0() -> None:
+    req, _ = request()
+    assert answer_for(Returns("garbage"), req).answer.WhichOneof("choice") is None
+
+    def boom(view: Any, legal: Any) -> Any:
+        raise RuntimeError("the author's bug")
+
+    ans = answer_for(Returns(boom), req).answer
+    assert (ans.WhichOneof("choice"), ans.index) == ("index", 0)
