@@ -549,9 +549,11 @@ def verify(
     from arena.truf.replay import ReplayMismatch, group_by_match, replay_match
 
     try:
+        if not directory.is_dir():
+            raise ValueError("not a directory")
         records = read_jsonl(directory / REPLAYS)
         if not records:
-            raise ValueError(f"{directory} holds no replays ({REPLAYS})")
+            raise ValueError(f"no replays to check ({REPLAYS} is missing or empty)")
         deals = 0
         for recs in group_by_match(records).values():
             deals += replay_match(recs)

@@ -94,6 +94,11 @@ def make_plan(config: RunConfig, *, entrants_option: str = "--bots") -> Tourname
     if config.decision_timeout <= 0:
         raise ConfigError(f"--decision-timeout must be positive, got {config.decision_timeout}")
     config.tls()  # both or neither, and readable
+    host, sep, port = config.listen.rpartition(":")
+    if not sep or not port.isdigit() or int(port) > 65535:
+        raise ConfigError(
+            f"--listen must be HOST:PORT (port 0: any free port), got {config.listen!r}"
+        )
     if config.grace < 0:
         raise ConfigError(f"--grace must be 0 or more, got {config.grace}")
     if config.time_bank < 0:

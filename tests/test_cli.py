@@ -208,3 +208,18 @@ def test_a_results_directory_in_use_is_refused_and_resume_is_suggested(tmp_path:
     out = run_in_process(tmp_path)
     code, text = arena("tournament", "--in-process", "--results", str(out))
     assert code == 1 and f"--resume {out}" in text
+
+
+def test_a_bad_listen_address_is_refused_before_anything_is_written(tmp_path: Path) -> None:
+    out = tmp_path / "r"
+    code, text = arena("tournament", "--listen", "nonsense", "--results", str(out))
+    assert code == 1 and "--listen must be HOST:PORT" in text
+    assert not out.exists()
+
+
+def test_a_bad_deal_file_is_named_with_its_path_and_line(tmp_path: Path) -> None:
+    deals = tmp_path / "my deals.jsonl"
+    deals.write_text("not json\n")
+    code, text = arena("tournament", "--in-process", "--deals-file", str(deals),
+                       "--results", str(tmp_path / "r"))  # fmt: skip
+    assert code == 1 and f"{deals} line 1: not valid JSON" in text

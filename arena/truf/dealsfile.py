@@ -21,8 +21,10 @@ class DealFileError(DealError):
     """A deal file that cannot be used; says which file, which line and what is wrong."""
 
 
-def parse_deal_line(text: str, name: str, line: int) -> DealSpec:
-    where = f"{name} line {line}"
+def parse_deal_line(text: str, name: str, line: int, shown: str | None = None) -> DealSpec:
+    """One line of a deal file. ``name`` goes into the deal's source in the replay log;
+    errors name the file as ``shown`` (by default, ``name``)."""
+    where = f"{shown or name} line {line}"
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -60,7 +62,7 @@ def load_deals(path: str | Path) -> list[DealSpec]:
     deals = []
     for number, line in enumerate(text.splitlines(), start=1):
         if line.strip():
-            deals.append(parse_deal_line(line, path.name, number))
+            deals.append(parse_deal_line(line, path.name, number, shown=str(path)))
     if not deals:
         raise DealFileError(f"deal file {path} holds no deals")
     return deals
