@@ -761,3 +761,13 @@ def test_c8_a_play_that_names_no_card_is_refused() -> None:
         assert_refused(m, 0, Play(bad), "C8")  # type: ignore[arg-type]
     m.apply(0, Play(int(c("2S"))))  # type: ignore[arg-type]
     assert m.view(0).trick[0].card is c("2S")  # the owner sees its face-down trump (C11)
+
+
+def test_c5_a_mode_choice_made_by_hand_with_a_plain_string_counts_as_that_mode() -> None:
+    from arena.truf.actions import ChooseMode
+
+    for text, final in (("atas", (11, 4, 1, 1)), ("bawah", (9, 2, -1, -1))):
+        m = match(ONE_SUIT)
+        bid_all(m, "TS", "3H", "KD", "QC")  # 13: seat 0 chooses
+        m.apply(0, ChooseMode(text))  # type: ignore[arg-type]
+        assert m.view(1).mode is Mode(text) and m.view(1).final_bids == final

@@ -364,8 +364,9 @@ class TrufMatch:
             )
         if type(action) is not ChooseMode or action.mode not in _MODE_SET:
             raise RuleError(seat, action, ruling, "the mode phase takes a choice of atas or bawah")
-        self.events.append(ModeChosen(seat, action.mode))
-        self._set_mode(action.mode, chosen=True)
+        mode = Mode(action.mode)  # ChooseMode("atas") made by hand counts as Mode.ATAS
+        self.events.append(ModeChosen(seat, mode))
+        self._set_mode(mode, chosen=True)
 
     def _set_mode(self, mode: Mode, *, chosen: bool) -> None:
         values = self._bid_values
