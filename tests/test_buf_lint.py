@@ -15,11 +15,16 @@ BUF = TOOLS / "node_modules" / ".bin" / "buf"
 
 @pytest.fixture(scope="module")
 def buf() -> Path:
+    # The npm package's `buf` is a Node.js launcher (#!/usr/bin/env node), so both are needed.
+    missing = [tool for tool in ("npm", "node") if shutil.which(tool) is None]
+    if missing:
+        pytest.skip(f"{' and '.join(missing)} not on PATH: cannot run buf (tools/buf/package.json)")
     if not BUF.exists():
-        if shutil.which("npm") is None:
-            pytest.skip("npm is not on PATH: cannot install buf (see tools/buf/package.json)")
+        # No lockfile: the registry mirror lacks buf's other-platform packages, so npm writes
+        # a lockfile that `npm ci` refuses; package.json pins the exact version instead.
         install = ["npm", "install", "--prefix", str(TOOLS), "--no-package-lock", "--no-audit"]
-        subprocess.run(install, check=True, capture_output=True, timeout=300)
+        done = subprocess.run(install, capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, f"{' '.join(install)} failed:\n{done.stdout}{done.stderr}"
     return BUF
 
 
