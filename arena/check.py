@@ -264,8 +264,9 @@ async def run_check(
     listen: str, *, decision_timeout: float, wait: float, say: Callable[[str], None]
 ) -> Report:
     """Serve one open seat on ``listen``, wait up to ``wait`` seconds for a bot, check it."""
-    from arena.referee.host import split_listen, wait_for_entrants
+    from arena.referee.host import wait_for_entrants
     from arena.referee.server import Referee, start_server
+    from arena.run import split_listen
 
     cases = find_cases()
     host, _ = split_listen(listen)

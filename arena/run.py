@@ -86,6 +86,14 @@ class RunConfig:
         return cls(**known)
 
 
+def split_listen(listen: str) -> tuple[str, str]:
+    """``HOST:PORT`` as (host, port); an empty host is loopback. A ConfigError otherwise."""
+    host, sep, port = listen.rpartition(":")
+    if not sep or not port.isdigit() or int(port) > 65535:
+        raise ConfigError(f"--listen must be HOST:PORT (port 0: any free port), got {listen!r}")
+    return host or "127.0.0.1", port
+
+
 def make_plan(config: RunConfig, *, entrants_option: str = "--bots") -> TournamentPlan:
     """Check the options and build the game and schedule; raises a ValueError that says
     which option is wrong (``entrants_option``: the option that set the entrants)."""
@@ -94,11 +102,7 @@ def make_plan(config: RunConfig, *, entrants_option: str = "--bots") -> Tourname
     if config.decision_timeout <= 0:
         raise ConfigError(f"--decision-timeout must be positive, got {config.decision_timeout}")
     config.tls()  # both or neither, and readable
-    host, sep, port = config.listen.rpartition(":")
-    if not sep or not port.isdigit() or int(port) > 65535:
-        raise ConfigError(
-            f"--listen must be HOST:PORT (port 0: any free port), got {config.listen!r}"
-        )
+    split_listen(config.listen)
     if config.grace < 0:
         raise ConfigError(f"--grace must be 0 or more, got {config.grace}")
     if config.time_bank < 0:

@@ -27,7 +27,7 @@ import grpc
 from arena.referee.server import Entrant, Referee, start_server
 from arena.referee.table import play_remote_match
 from arena.results import ResultsWriter
-from arena.run import RunConfig, base_name, tournament_json
+from arena.run import RunConfig, base_name, split_listen, tournament_json
 from arena.tournament import MatchOutcome, TournamentPlan
 
 MAX_TABLES = 8  # tables in play at once, at most
@@ -174,13 +174,6 @@ async def run_schedule(
             decisions += outcome.decisions
             on_match(outcome, decisions)
     return decisions
-
-
-def split_listen(listen: str) -> tuple[str, str]:
-    host, sep, port = listen.rpartition(":")
-    if not sep or not port.isdigit():
-        raise ValueError(f"--listen must be HOST:PORT, got {listen!r}")
-    return host or "127.0.0.1", port
 
 
 async def _host(
