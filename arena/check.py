@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.faults import FaultKind
-from arena.referee.table import BotFault, _resolve
+from arena.referee.table import BotFault, refused, resolve
 from arena.tournament import MatchContext
 from arena.truf.actions import Action, ChooseMode, Declare, DeclareOp, Mode, Play
 from arena.truf.errors import RuleError
@@ -203,14 +203,11 @@ async def check_bot(entrant: Any, cases: Sequence[Case]) -> Report:
         ctx = MatchContext(m.match_id)
         try:
             answer = await entrant.decide(ctx=ctx, seat=seat, view=m.view(seat), legal=legal)
-            action = _resolve(answer, legal)
-            probe = copy.deepcopy(m)
+            action = resolve(answer, legal)
             try:
-                probe.apply(seat, action)
+                copy.deepcopy(m).apply(seat, action)  # the case stays as it was for the next ask
             except RuleError as exc:
-                kinds = {type(a) for a in legal}
-                wrong = type(action) not in kinds
-                raise BotFault(FaultKind.ILLEGAL, str(exc), wrong_kind=wrong) from None
+                raise refused(exc, action, legal) from None
         except BotFault as fault:
             rid = entrant.last_request.get((m.match_id, seat))
             what = {

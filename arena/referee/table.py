@@ -52,7 +52,9 @@ class SeatLink(Protocol):
         ...
 
 
-def _resolve(answer: Any, legal: Sequence[Any]) -> Any:
+def resolve(answer: Any, legal: Sequence[Any]) -> Any:
+    """The action an answer names: the action itself, or ``legal[index]`` for an index
+    (a BotFault if the index is out of range)."""
     if type(answer) is int:
         if not 0 <= answer < len(legal):
             raise BotFault(
@@ -60,6 +62,13 @@ def _resolve(answer: Any, legal: Sequence[Any]) -> Any:
             )
         return legal[answer]
     return answer
+
+
+def refused(exc: RuleError, action: Any, legal: Sequence[Any]) -> BotFault:
+    """The fault for an action the rules refused: illegal, and flagged as the wrong kind
+    when no legal action is of its kind (a card during the mode choice, say)."""
+    wrong_kind = type(action) not in {type(a) for a in legal}
+    return BotFault(FaultKind.ILLEGAL, str(exc), wrong_kind=wrong_kind)
 
 
 async def play_remote_match(
@@ -86,7 +95,7 @@ async def play_remote_match(
             answer = await links[seat].decide(
                 ctx=ctx, seat=seat, view=match.view(seat), legal=legal
             )
-            return seat, _resolve(answer, legal)
+            return seat, resolve(answer, legal)
         except BotFault as fault:
             return seat, fault
 
@@ -106,10 +115,7 @@ async def play_remote_match(
                     match.apply(seat, outcome)
                     continue
                 except RuleError as exc:
-                    kinds = {type(a) for a in match.legal_actions(seat)}
-                    outcome = BotFault(
-                        FaultKind.ILLEGAL, str(exc), wrong_kind=type(outcome) not in kinds
-                    )
+                    outcome = refused(exc, outcome, match.legal_actions(seat))
             entry = book.record(seat, outcome.kind, outcome.detail, deal=len(deals) + 1)
             faults.append(entry)
             links[seat].rejected(ctx=ctx, seat=seat, fault=outcome, strikes=book.strikes[seat])
