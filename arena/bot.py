@@ -8,6 +8,8 @@ which turns the wire messages into the very same view objects.
 
 from __future__ import annotations
 
+import sys
+import traceback
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -41,6 +43,16 @@ class BaseBot:
 
     def match_over(self, result: Mapping[str, Any]) -> None:
         """Called with ``{"match", "seats", "totals", "ranks", "seat"}`` when a match ends."""
+
+
+def call_hook(bot: object, name: str, arg: Mapping[str, Any]) -> None:
+    """Call a bot's result hook, in-process and through the SDK alike. The hooks are
+    not decisions: an error in one is the author's bug, shown, and never stops the bot."""
+    try:
+        getattr(bot, name)(arg)
+    except Exception:
+        print(f"[{getattr(bot, 'name', 'bot')}] {name}() raised:", file=sys.stderr, flush=True)
+        traceback.print_exc()
 
 
 def has_hook(bot: object, name: str) -> bool:

@@ -33,7 +33,7 @@ import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.bot import Bot, has_hook
+from arena.bot import Bot, call_hook, has_hook
 from arena.wire import truf as truf_wire
 
 PROTOCOL_VERSION = 1
@@ -112,13 +112,6 @@ class Session:
                 return
             yield msg
 
-    def _hook(self, name: str, arg: dict[str, Any]) -> None:
-        try:
-            getattr(self.bot, name)(arg)
-        except Exception:  # the author's bug: show it, and keep the seat alive
-            _log(f"{name}() raised:")
-            traceback.print_exc()
-
     def run(self) -> bool:
         """Returns True when the referee said the tournament is over."""
         if self.tls_ca is None:
@@ -138,12 +131,11 @@ class Session:
                         _log(f"connected to {self.address} as {self.entrant}")
                     elif kind == "deal_result":
                         if has_hook(self.bot, "deal_over"):
-                            self._hook(
-                                "deal_over", truf_wire.deal_result_from_proto(msg.deal_result.truf)
-                            )
+                            deal = truf_wire.deal_result_from_proto(msg.deal_result.truf)
+                            call_hook(self.bot, "deal_over", deal)
                     elif kind == "match_result":
                         if has_hook(self.bot, "match_over"):
-                            self._hook("match_over", match_result_dict(msg.match_result))
+                            call_hook(self.bot, "match_over", match_result_dict(msg.match_result))
                     elif kind == "answer_rejected":
                         r = msg.answer_rejected
                         _log(

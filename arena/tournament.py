@@ -7,12 +7,11 @@ fault. ``run_in_process`` plays a round-robin schedule and writes the results fi
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from arena.bot import Bot, has_hook
+from arena.bot import Bot, call_hook, has_hook
 from arena.faults import FaultBook, FaultKind
 from arena.games import Game
 from arena.results import ResultsWriter
@@ -129,23 +128,14 @@ def play_match(
                 deals.append(rec)
                 for bot in bots:
                     if has_hook(bot, "deal_over"):
-                        _hook(bot, "deal_over", game.deal_summary(rec))
+                        call_hook(bot, "deal_over", game.deal_summary(rec))
             match.finished.clear()
     record = finish_match(game, ctx, names, match.totals, match.ranks, match.teams, deals, book)
     for seat, bot in enumerate(bots):
         if has_hook(bot, "match_over"):
             result = {k: list(record[k]) for k in ("seats", "totals", "ranks")}
-            _hook(bot, "match_over", {"match": record["match"], **result, "seat": seat})
+            call_hook(bot, "match_over", {"match": record["match"], **result, "seat": seat})
     return MatchOutcome(record, deals, decisions)
-
-
-def _hook(bot: Bot, name: str, arg: dict[str, Any]) -> None:
-    """Call a bot's optional result hook, as the SDK does over gRPC. The hooks are not
-    decisions: an error in one is the bot's own business (reported, never a fault)."""
-    try:
-        getattr(bot, name)(arg)
-    except Exception as exc:
-        print(f"[{getattr(bot, 'name', 'bot')}] {name}() raised {exc!r}", file=sys.stderr)
 
 
 @dataclass

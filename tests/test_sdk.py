@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.sdk import answer_for
 from arena.truf.actions import BIDS
@@ -49,3 +51,28 @@ def test_what_is_not_an_action_goes_as_no_choice_and_a_raising_bot_as_index_0() 
 
     ans = answer_for(Returns(boom), req).answer
     assert (ans.WhichOneof("choice"), ans.index) == ("index", 0)
+
+
+def test_a_result_hook_that_raises_is_shown_and_play_goes_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from arena.bot import BaseBot
+    from arena.games import make_game
+    from arena.tournament import MatchContext, play_match
+    from arena.truf.rules import TrufRules
+
+    class Broken(BaseBot):
+        name = "broken"
+
+        def act(self, view: Any, legal: Any) -> Any:
+            return 0
+
+        def deal_over(self, record: Any) -> None:
+            raise RuntimeError("the author's bug")
+
+    game = make_game(rules=TrufRules(deals=2))
+    bots = [Broken(), Broken(), Broken(), Broken()]
+    out = play_match(game, bots, ctx=MatchContext("hooks"), names=list("abcd"))
+    assert len(out.deals) == 2 and not any(d["faults"] for d in out.deals)
+    err = capsys.readouterr().err
+    assert err.count("[broken] deal_over() raised:") == 8 and "the author's bug" in err
