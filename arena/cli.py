@@ -446,18 +446,17 @@ def bot(
     if name in EXTERNAL:  # a program in another language: run it as it is
         import subprocess
 
-        ext = EXTERNAL[name]
-        problem = ext.problem()
+        from arena.referee.host import bot_command
+
+        problem = EXTERNAL[name].problem()
         if problem:
             raise fail(problem)
-        args = ["--connect", connect, "--token", token, "--seed", seed]
-        if tls_ca:
-            args += ["--tls-ca", str(tls_ca)]
-        raise typer.Exit(subprocess.call(ext.command([*args, "--capacity", str(capacity)])))
+        ca_path = str(tls_ca) if tls_ca else None
+        command = bot_command(name, connect, token, seed, ca_path, capacity)
+        raise typer.Exit(subprocess.call(command))
     try:
         player = load_bot(name, seed)
-        ca = read_ca(str(tls_ca)) if tls_ca else None
-        run(player, connect, token=token, capacity=capacity, tls_ca=ca)
+        run(player, connect, token=token, capacity=capacity, tls_ca=read_ca(tls_ca))
     except (ValueError, BotRejected, ConnectionError) as exc:
         raise fail(str(exc)) from None
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import queue
 import sys
 import time
@@ -197,7 +198,7 @@ def run(
         delay = min(delay * 2, 2.0)
 
 
-def read_ca(path: str | None) -> bytes | None:
+def read_ca(path: str | os.PathLike[str] | None) -> bytes | None:
     """The PEM root certificates for ``--tls-ca``, or None; a clear error if unreadable."""
     if not path:
         return None

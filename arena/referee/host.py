@@ -52,13 +52,18 @@ class Launched:
 
 
 def bot_command(
-    spec: str, address: str, token: str, seed: str, tls_ca: str | None = None
+    spec: str,
+    address: str,
+    token: str,
+    seed: str,
+    tls_ca: str | None = None,
+    capacity: int = BOT_CAPACITY,
 ) -> list[str]:
     """The command that runs one bot as its own program: a bundled bot in another language
     (``bots.EXTERNAL``, e.g. ``js``), a ``module:Class``, or a bundled Python bot."""
     from bots import EXTERNAL
 
-    args = ["--connect", address, "--token", token, "--seed", seed, "--capacity", str(BOT_CAPACITY)]
+    args = ["--connect", address, "--token", token, "--seed", seed, "--capacity", str(capacity)]
     if tls_ca:  # the referee's own certificate is the root the bot trusts
         args += ["--tls-ca", tls_ca]
     if spec in EXTERNAL:
