@@ -27,7 +27,7 @@ import grpc
 from arena.referee.server import Entrant, Referee, start_server
 from arena.referee.table import play_remote_match
 from arena.results import ResultsWriter
-from arena.run import RunConfig, base_name, split_listen, tournament_json
+from arena.run import RunConfig, base_name, make_plan, split_listen, tournament_json
 from arena.tournament import MatchOutcome, TournamentPlan
 
 MAX_TABLES = 8  # tables in play at once, at most
@@ -264,7 +264,6 @@ async def _serve(
     tokens: dict[str, str] | None,
 ) -> list[str]:
     from arena.live import LiveDisplay
-    from arena.run import make_plan, tournament_json
 
     host, _ = split_listen(config.listen)
     referee = Referee(
@@ -286,12 +285,10 @@ async def _serve(
         names = [e.name for e in referee.entrants]
         config.bots = names
         plan = make_plan(config)
+        entrants = {e.name: e for e in referee.entrants}
         with ResultsWriter(directory) as writer:
-            writer.write_config(
-                tournament_json(config, plan, {e.name: e for e in referee.entrants})
-            )
+            writer.write_config(tournament_json(config, plan, entrants))
             display = LiveDisplay(console, len(plan.tables()), plan.entrants)
-            entrants = {e.name: e for e in referee.entrants}
             if quiet:
                 await run_schedule(
                     plan, entrants, writer, skip=frozenset(), on_match=lambda o, d: None

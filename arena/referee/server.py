@@ -440,9 +440,9 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
                 if conn.closed:
                     break
                 if isinstance(msg, bytes):  # bytes that do not parse: the oldest request fails
-                    self._fail_oldest(
-                        conn, FaultKind.UNPARSEABLE, f"{len(msg)} bytes that are not a PlayRequest"
-                    )
+                    detail = f"{len(msg)} bytes that are not a PlayRequest"
+                    if not self._fail_oldest(conn, FaultKind.UNPARSEABLE, detail):
+                        conn.unsolicited_message()
                     continue
                 if msg.WhichOneof("message") != "answer":
                     conn.unsolicited_message()  # a second hello or an empty message
@@ -454,16 +454,14 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             conn.close()
 
     @staticmethod
-    def _fail_oldest(
-        conn: Connection, kind: FaultKind, detail: str, *, counted: bool = False
-    ) -> None:
-        """A message that answers nothing usable: the oldest open request fails with it
-        (or, with none open, it counts towards the flood limit)."""
+    def _fail_oldest(conn: Connection, kind: FaultKind, detail: str) -> bool:
+        """A message that answers nothing usable: the oldest open request fails with it.
+        Returns whether there was one to fail."""
         oldest = conn.pending[min(conn.pending)] if conn.pending else None
-        if oldest is not None and not oldest.future.done():
-            oldest.future.set_exception(BotFault(kind, detail))
-        elif not counted:
-            conn.unsolicited_message()
+        if oldest is None or oldest.future.done():
+            return False
+        oldest.future.set_exception(BotFault(kind, detail))
+        return True
 
     def _on_answer(self, conn: Connection, answer: pb.Answer) -> None:
         pending = conn.pending.get(answer.request_id)
@@ -477,12 +475,8 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
                 conn.send(rej)
                 return
             # A wrong request id: it answers the oldest open request, which fails.
-            self._fail_oldest(
-                conn,
-                FaultKind.WRONG_REQUEST,
-                f"answer names request {answer.request_id}, which is not open",
-                counted=True,
-            )
+            detail = f"answer names request {answer.request_id}, which is not open"
+            self._fail_oldest(conn, FaultKind.WRONG_REQUEST, detail)  # counted above
             return
         if pending.future.done():
             conn.unsolicited_message()  # a second answer to the same request
