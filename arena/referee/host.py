@@ -236,7 +236,7 @@ async def _shut_down(referee: Referee, server: grpc.aio.Server, launched: list[L
             await asyncio.to_thread(bot.process.wait)
 
 
-def _wait_all(launched: list[Any], timeout: float) -> None:
+def _wait_all(launched: list[Launched], timeout: float) -> None:
     deadline = time.monotonic() + timeout
     for bot in launched:
         with contextlib.suppress(subprocess.TimeoutExpired):  # killed once the server stops
