@@ -3,7 +3,9 @@
 A bot receives its seat's view and the sorted list of legal actions, and returns
 one of those actions (or its index in the list). The same class plays in-process
 (``arena tournament --in-process``) and over gRPC through the SDK (``arena.sdk``),
-which turns the wire messages into the very same view objects.
+which turns the wire messages into the same actions and an equal view: a
+``WireView``, with every field, method and the equality of ``SeatView``, decoded as
+the bot reads it (use ``view.materialize()`` if you need the ``SeatView`` itself).
 """
 
 from __future__ import annotations

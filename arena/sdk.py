@@ -13,9 +13,10 @@
     run(MyBot(), "127.0.0.1:50051", token="...")
 
 The SDK does the handshake, keeps the stream, reconnects when the connection drops,
-and turns each decision request into the same ``SeatView`` and action objects the
-in-process arena uses, so one class plays both ways. From a shell, any bot class runs
-as ``python -m arena.sdk module:Class --connect HOST:PORT``.
+and turns each decision request into the action objects the in-process arena uses and
+a view equal to its ``SeatView`` (a ``WireView``: the same fields, methods and equality,
+each decoded when the bot first reads it), so one class plays both ways. From a shell,
+any bot class runs as ``python -m arena.sdk module:Class --connect HOST:PORT``.
 """
 
 from __future__ import annotations
@@ -28,14 +29,15 @@ import sys
 import time
 import traceback
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
-from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.bot import Bot, call_hook, has_hook
+from arena.truf.view import SeatView
 from arena.wire import truf as truf_wire
+from arena.wire.pbwire import lite_class
 
 PROTOCOL_VERSION = 1
 FATAL = {
@@ -56,14 +58,37 @@ def _log(message: str) -> None:
     print(f"[bot] {message}", file=sys.stderr, flush=True)
 
 
-def answer_for(bot: Bot, request: pb.DecisionRequest) -> pb.PlayRequest:
-    """Ask the bot and build the answer message (by index when the action is in the list)."""
-    view, legal = truf_wire.decision_from_proto(request.truf)
+# The stream as the SDK reads it: twins of the envelope and of the decision request
+# whose nested messages stay bytes (``lite_class``), so that a request is parsed once,
+# and its view only as far as the bot reads it (``truf_wire.WireView``).
+_ResponseLite = lite_class(pb.PlayResponse, "PlayResponseLite")
+RequestLite = lite_class(pb.DecisionRequest, "DecisionRequestLite")
+PLAY_METHOD = f"/{pb.DESCRIPTOR.services_by_name['ArenaService'].full_name}/Play"
+
+
+def play_stream(channel: grpc.Channel) -> Any:
+    """``ArenaService.Play`` on ``channel``, its responses parsed as twins whose message
+    is bytes (``WhichOneof`` tells which; parse that one as you need it)."""
+    return channel.stream_stream(
+        PLAY_METHOD,
+        request_serializer=pb.PlayRequest.SerializeToString,
+        response_deserializer=_ResponseLite.FromString,
+    )
+
+
+def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
+    """Ask the bot and build the answer message (by index when the action is in the list).
+    ``request``: a ``DecisionRequest``, generated or its twin with ``truf`` as bytes."""
+    truf = request.truf
+    view, legal = truf_wire.wire_decision(
+        truf if isinstance(truf, bytes) else truf.SerializeToString()
+    )
     msg = pb.PlayRequest()
     ans = msg.answer
     ans.request_id = request.request_id
     try:
-        choice = bot.act(view, legal)
+        # A WireView has SeatView's fields, methods and equality (not its class).
+        choice = bot.act(cast(SeatView, view), legal)
     except Exception:  # the author's bug: show it, and keep the seat alive
         _log(f"act() raised on request {request.request_id}; answering the first legal action:")
         traceback.print_exc()
@@ -121,31 +146,34 @@ class Session:
             credentials = grpc.ssl_channel_credentials(root_certificates=self.tls_ca)
             channel = grpc.secure_channel(self.address, credentials)
         with channel:
-            stub = pb_grpc.ArenaServiceStub(channel)
             try:
-                for msg in stub.Play(self._requests()):
+                for msg in play_stream(channel)(self._requests()):
                     kind = msg.WhichOneof("message")
                     if kind == "decision_request":
-                        self.outbox.put(answer_for(self.bot, msg.decision_request))
+                        request = RequestLite.FromString(msg.decision_request)
+                        self.outbox.put(answer_for(self.bot, request))
                     elif kind == "welcome":
-                        self.entrant = msg.welcome.entrant
+                        self.entrant = pb.Welcome.FromString(msg.welcome).entrant
                         _log(f"connected to {self.address} as {self.entrant}")
                     elif kind == "deal_result":
                         if has_hook(self.bot, "deal_over"):
-                            deal = truf_wire.deal_result_from_proto(msg.deal_result.truf)
+                            result = pb.DealResult.FromString(msg.deal_result)
+                            deal = truf_wire.deal_result_from_proto(result.truf)
                             call_hook(self.bot, "deal_over", deal)
                     elif kind == "match_result":
                         if has_hook(self.bot, "match_over"):
-                            call_hook(self.bot, "match_over", match_result_dict(msg.match_result))
+                            res = pb.MatchResult.FromString(msg.match_result)
+                            call_hook(self.bot, "match_over", match_result_dict(res))
                     elif kind == "answer_rejected":
-                        r = msg.answer_rejected
+                        r = pb.AnswerRejected.FromString(msg.answer_rejected)
                         _log(
                             f"answer to request {r.request_id} rejected "
                             f"({pb.AnswerRejected.Reason.Name(r.reason)}): {r.detail} "
                             f"[strikes {r.strikes}/{r.strikes_allowed}]"
                         )
                     elif kind == "tournament_over":
-                        _log(f"tournament over: {msg.tournament_over.message}")
+                        bye = pb.TournamentOver.FromString(msg.tournament_over)
+                        _log(f"tournament over: {bye.message}")
                         return True
             finally:
                 self.outbox.put(None)

@@ -23,6 +23,7 @@ if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(
 
 import argparse
 import asyncio
+import contextlib
 import subprocess
 import tempfile
 import time
@@ -35,6 +36,7 @@ from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.referee.host import BOT_CAPACITY, MAX_TABLES, run_hosted_tournament
 from arena.results import ResultsWriter
 from arena.run import RunConfig, make_plan
+from arena.sdk import RequestLite, play_stream
 from arena.truf.rules import TrufRules
 from arena.truf.state import TrufMatch
 from arena.wire import truf as truf_wire
@@ -58,12 +60,70 @@ def sample_request() -> bytes:
     return msg.SerializeToString()
 
 
-def bench_arena(rounds: int) -> float:
+def cpu_seconds(pid: int | str = "self") -> float:
+    """User plus system CPU time of a process so far (Linux /proc; 0 elsewhere)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children() -> list[int]:
+    """This process's child processes (the bots), from /proc."""
+    out: list[int] = []
+    with contextlib.suppress(OSError):
+        for task in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{task}/children") as f:
+                out += [int(p) for p in f.read().split()]
+    return out
+
+
+class CpuMeter:
+    """CPU microseconds per round trip on each side (this process; the client processes)
+    between two marks, so start-up and shut-down do not count."""
+
+    def __init__(self) -> None:
+        self.first: tuple[float, float, int] | None = None
+        self.last: tuple[float, float, int] | None = None
+
+    def mark(self, count: int, clients: list[int]) -> None:
+        sample = (cpu_seconds(), sum(cpu_seconds(p) for p in clients), count)
+        if self.first is None:
+            self.first = sample
+        self.last = sample
+
+    def per_trip(self) -> tuple[float, float]:
+        if self.first is None or self.last is None or self.last[2] == self.first[2]:
+            return 0.0, 0.0
+        n = self.last[2] - self.first[2]
+        return (
+            1e6 * (self.last[0] - self.first[0]) / n,
+            1e6 * (self.last[1] - self.first[1]) / n,
+        )
+
+
+class Meter:
+    """The hosted tournament's display: marks the CPU meter as each match ends."""
+
+    def __init__(self) -> None:
+        self.cpu = CpuMeter()
+        self.bots: list[int] = []
+
+    def update(self, record: dict[str, object], decisions: int) -> None:
+        if not self.bots:
+            self.bots = children()
+        self.cpu.mark(decisions, self.bots)
+
+
+def bench_arena(rounds: int) -> tuple[float, CpuMeter]:
     config = RunConfig(rounds=rounds, bots=["random"] * 4, seed=1)
     plan = make_plan(config)
+    meter = Meter()
     with tempfile.TemporaryDirectory() as tmp, ResultsWriter(Path(tmp)) as writer:
-        decisions, seconds = run_hosted_tournament(config, plan, writer)
-    return decisions / seconds
+        decisions, seconds = run_hosted_tournament(config, plan, writer, display=meter)
+    return decisions / seconds, meter.cpu
 
 
 # --------------------------------------------------------------------- the floor
@@ -84,11 +144,11 @@ def floor_client(address: str) -> None:
             yield msg
 
     with grpc.insecure_channel(address) as channel:
-        for msg in pb_grpc.ArenaServiceStub(channel).Play(requests()):
+        for msg in play_stream(channel)(requests()):
             if msg.WhichOneof("message") == "tournament_over":
                 break
             answer = pb.PlayRequest()
-            answer.answer.request_id = msg.decision_request.request_id
+            answer.answer.request_id = RequestLite.FromString(msg.decision_request).request_id
             answer.answer.index = 0
             outbox.put(answer)
     outbox.put(None)
@@ -120,7 +180,7 @@ class Floor(pb_grpc.ArenaServiceServicer):
         reader.cancel()
 
 
-async def bench_floor(round_trips: int, tables: int) -> float:
+async def bench_floor(round_trips: int, tables: int) -> tuple[float, CpuMeter]:
     payload = sample_request()
     server = grpc.aio.server()
     floor = Floor()
@@ -140,15 +200,19 @@ async def bench_floor(round_trips: int, tables: int) -> float:
             out.put_nowait(payload)
             await back.get()
 
+    meter = CpuMeter()
+    pids = [p.pid for p in procs]
+    meter.mark(0, pids)
     start = time.perf_counter()
     await asyncio.gather(*(table(t) for t in range(tables)))
     elapsed = time.perf_counter() - start
+    meter.mark(per_table * tables, pids)
     for out, _ in floor.streams:
         out.put_nowait(None)
     for p in procs:  # off the loop: the server must still send the goodbyes
         await asyncio.to_thread(p.wait)
     await server.stop(0.5)
-    return per_table * tables / elapsed
+    return per_table * tables / elapsed, meter
 
 
 def main() -> None:
@@ -161,10 +225,12 @@ def main() -> None:
         return
     # With four entrants and one table a round, BOT_CAPACITY tables are in play at once.
     tables = min(BOT_CAPACITY, MAX_TABLES)
-    arena = bench_arena(args.rounds)
-    floor = asyncio.run(bench_floor(20000, tables))
+    arena, arena_cpu = bench_arena(args.rounds)
+    floor, floor_cpu = asyncio.run(bench_floor(20000, tables))
     print(f"floor (bare grpc.aio bidi, view-sized message, {tables} in flight): {floor:,.0f} rt/s")
+    print("  CPU per round trip: server {:.0f} us, clients {:.0f} us".format(*floor_cpu.per_trip()))
     print(f"arena (4 random bots over gRPC, {args.rounds} rounds): {arena:,.0f} decisions/s")
+    print("  CPU per decision: referee {:.0f} us, bots {:.0f} us".format(*arena_cpu.per_trip()))
     print(f"ratio: {arena / floor:.2f}")
 
 

@@ -353,6 +353,53 @@ def test_a_view_with_an_unknown_card_is_refused() -> None:
         wire.view_from_proto(msg)
 
 
+# ------------------------------------------------------------------- WireView
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_the_sdks_wire_view_is_the_seat_view_field_by_field(variant: str) -> None:
+    """What a bot gets over gRPC reads, iterates, compares and hashes as the SeatView."""
+    for n, (m, seat, legal) in enumerate(playout(variant, 3)):
+        view = m.view(seat)
+        got, got_legal = wire.wire_decision(wire.decision_bytes(view, legal))
+        assert got_legal == tuple(legal)
+        if n % 2:  # read in field order, or all at once
+            for name in SeatView._fields:
+                assert_same(getattr(got, name), getattr(view, name), f"view.{name}")
+        assert_same(got.materialize(), view)
+        assert got == view and view == got.materialize() and hash(got) == hash(view)
+        assert tuple(got) == tuple(view) and len(got) == len(view) and got[12] == view.hand
+        assert got.led_suit == view.led_suit
+        assert got.next_seat(seat) == view.next_seat(seat)
+        assert got._asdict() == view._asdict()
+        assert got._replace(seat=9) == view._replace(seat=9)
+
+
+def test_a_wire_view_decodes_the_collections_only_when_one_is_read() -> None:
+    m = TrufMatch(TrufRules(), seed=2, match_id="lazy")
+    for _ in range(12):
+        seat = m.to_act()[0]
+        m.apply(seat, m.legal_actions(seat)[0])
+    seat = m.to_act()[0]
+    got, _ = wire.wire_decision(wire.decision_bytes(m.view(seat), m.legal_actions(seat)))
+    assert (got.match_id, got.seat, got.phase) == ("lazy", seat, Phase.PLAY)
+    assert "seat" in vars(got) and "hand" not in vars(got) and "tricks" not in vars(got)
+    assert got.hand == m.view(seat).hand
+    assert {"hand", "tricks", "bids", "trick", "totals"} <= set(vars(got))
+    with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
+        got.nonsense  # noqa: B018
+
+
+def test_a_wire_view_with_an_unknown_card_says_so_when_the_hand_is_read() -> None:
+    m = TrufMatch(TrufRules(), seed=0)
+    msg = wire.view_to_proto(m.view(1))
+    msg.hand[0] = "ZZ"
+    got = wire.WireView(msg.SerializeToString())
+    assert got.seat == 1
+    with pytest.raises(ValueError, match="hand.*'ZZ'"):
+        got.hand  # noqa: B018
+
+
 # ---------------------------------------------------------------- envelopes, results
 
 

@@ -9,6 +9,11 @@ these; the generated classes parse the result (tests compare the two).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
+from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
+
 
 def varint(n: int) -> bytes:
     if n < 0:
@@ -51,3 +56,42 @@ def str_field(field: int, text: str) -> bytes:
 
 def uint_field(field: int, value: int) -> bytes:
     return UINT_TAG[field] + uv(value)
+
+
+# ------------------------------------------------------------------ lite twins
+
+_LITE_POOL = descriptor_pool.DescriptorPool()
+
+
+def lite_class(message: Any, name: str, *, as_bytes: Iterable[str] = ()) -> Any:
+    """A private twin of the generated class ``message`` whose submessage fields (and the
+    fields named in ``as_bytes``) are plain ``bytes`` and whose enum fields are plain ints:
+    the same wire format, so it parses the same bytes.
+
+    Reading a message field by field costs a Python call per field and per nested
+    message; parsing with a twin is one C call that leaves each nested message as
+    ``bytes``, to be decoded only if it is read, and found in a dict when it recurs.
+    """
+    kind = descriptor_pb2.FieldDescriptorProto
+    proto = descriptor_pb2.DescriptorProto()
+    message.DESCRIPTOR.CopyToProto(proto)
+    proto.name = name
+    extra = set(as_bytes)
+    for f in proto.field:
+        if f.type == kind.TYPE_ENUM:
+            f.type = kind.TYPE_INT32
+            f.ClearField("type_name")
+        elif f.type == kind.TYPE_MESSAGE or f.name in extra:
+            f.type = kind.TYPE_BYTES
+            f.ClearField("type_name")
+    _LITE_POOL.Add(
+        descriptor_pb2.FileDescriptorProto(
+            name=f"arena/wire/lite/{name}.proto",
+            package="arena.wire.lite",
+            syntax="proto3",
+            message_type=[proto],
+        )
+    )
+    return message_factory.GetMessageClass(
+        _LITE_POOL.FindMessageTypeByName(f"arena.wire.lite.{name}")
+    )

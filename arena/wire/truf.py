@@ -20,10 +20,8 @@ view, over random matches.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any
-
-from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 from arena._proto.truf.arena.v1 import truf_pb2 as pb
 from arena.cards import CARDS, CODES, VALUES, Card, CardError
@@ -44,6 +42,7 @@ from arena.truf.errors import ActionFormatError
 from arena.truf.state import Phase
 from arena.truf.view import PlayedCard, SeatView, Trick
 from arena.wire.pbwire import len_field as _len
+from arena.wire.pbwire import lite_class
 from arena.wire.pbwire import str_field as _str
 from arena.wire.pbwire import tag as _key
 from arena.wire.pbwire import uint_field as _uint
@@ -67,6 +66,8 @@ __all__ = [
     "view_from_bytes",
     "view_from_proto",
     "view_to_proto",
+    "wire_decision",
+    "WireView",
 ]
 
 # --------------------------------------------------------------------- enum maps
@@ -327,47 +328,10 @@ def action_to_proto(action: Action) -> pb.TrufAction:
 # -------------------------------------------------------------------- decoding
 
 
-def _lite_classes() -> tuple[Any, Any]:
-    """Private twins of ``TrufView`` and ``TrufDecision`` whose submessage fields are
-    plain ``bytes`` (the same wire format), built at import in a private pool.
-
-    Reading a message field by field costs a Python call per field and per nested
-    message; parsing the same bytes with these gives every closed trick, bid, card and
-    legal action as ``bytes`` in one C call, and those recur view after view, so each
-    is decoded once and then found in a dict.
-    """
-    kind = descriptor_pb2.FieldDescriptorProto
-    view = descriptor_pb2.DescriptorProto()
-    pb.TrufView.DESCRIPTOR.CopyToProto(view)
-    view.name = "TrufViewLite"
-    for f in view.field:
-        if f.type in (kind.TYPE_MESSAGE, kind.TYPE_ENUM) or f.name == "hand":
-            f.type = kind.TYPE_INT32 if f.type == kind.TYPE_ENUM else kind.TYPE_BYTES
-            f.ClearField("type_name")
-    decision = descriptor_pb2.DescriptorProto(name="TrufDecisionLite")
-    for number, name, label in (
-        (1, "view", kind.LABEL_OPTIONAL),
-        (2, "legal_actions", kind.LABEL_REPEATED),
-    ):
-        decision.field.add(name=name, number=number, label=label, type=kind.TYPE_BYTES)
-    pool = descriptor_pool.DescriptorPool()
-    pool.Add(
-        descriptor_pb2.FileDescriptorProto(
-            name="arena/wire/truf_lite.proto",
-            package="arena.wire.lite",
-            syntax="proto3",
-            message_type=[view, decision],
-        )
-    )
-    return (
-        message_factory.GetMessageClass(pool.FindMessageTypeByName("arena.wire.lite.TrufViewLite")),
-        message_factory.GetMessageClass(
-            pool.FindMessageTypeByName("arena.wire.lite.TrufDecisionLite")
-        ),
-    )
-
-
-_ViewLite, _DecisionLite = _lite_classes()
+# Twins whose nested messages are bytes (see ``lite_class``); the hand's card codes too,
+# so that each is found in a dict by its bytes.
+_ViewLite = lite_class(pb.TrufView, "TrufViewLite", as_bytes=("hand",))
+_DecisionLite = lite_class(pb.TrufDecision, "TrufDecisionLite")
 
 
 def _bytes_memo(decode: Callable[[bytes], Any], limit: int = 4096) -> Callable[[bytes], Any]:
@@ -486,39 +450,147 @@ _played_of_bytes = _bytes_memo(lambda data: _played_from(pb.TrufPlayedCard.FromS
 _card_of_bytes = _bytes_memo(lambda data: _card(data.decode(errors="replace"), "hand"))
 
 
+def _opt(name: str) -> Callable[[Any], int | None]:
+    return lambda m: getattr(m, name) if m.HasField(name) else None
+
+
+# How each SeatView field is read from a TrufViewLite, in SeatView's field order.
+_FIELD_DECODERS: dict[str, Callable[[Any], Any]] = {
+    "game": lambda m: "truf",
+    "variant": lambda m: _enum(VARIANT_FROM, m.variant, "variant"),
+    "match_id": lambda m: m.match_id,
+    "deal": lambda m: m.deal,
+    "deals": lambda m: m.deals,
+    "seat": lambda m: m.seat,
+    "names": lambda m: tuple(m.names),
+    "dealer": lambda m: m.dealer,
+    "direction": lambda m: _enum(DIRECTION_FROM, m.direction, "direction"),
+    "order": lambda m: tuple(m.order),
+    "phase": lambda m: _enum(PHASE_FROM, m.phase, "phase"),
+    "to_act": lambda m: tuple(m.to_act),
+    "hand": lambda m: tuple([_card_of_bytes(c) for c in m.hand]),
+    "bids": lambda m: tuple([_bid_of_bytes(b) for b in m.bids]) if m.bids else None,
+    "bid_total": _opt("bid_total"),
+    "high_bidder": _opt("high_bidder"),
+    "trump": lambda m: m.trump - 1 if m.trump else None,
+    "no_truf": lambda m: m.no_truf,
+    "mode": lambda m: _enum(MODE_FROM, m.mode, "mode") if m.mode else None,
+    "final_bids": lambda m: tuple(m.final_bids) if m.final_bids else None,
+    "tricks": lambda m: tuple([_trick_of_bytes(t) for t in m.tricks]),
+    "trick_leader": _opt("trick_leader"),
+    "trick": lambda m: tuple([_played_of_bytes(p) for p in m.trick]),
+    "trump_broken": lambda m: m.trump_broken,
+    "tricks_won": lambda m: tuple(m.tricks_won),
+    "totals": lambda m: tuple(m.totals),
+}
+assert tuple(_FIELD_DECODERS) == SeatView._fields, "a decoder per SeatView field, in order"
+_DECODERS = tuple(_FIELD_DECODERS.values())
+# A WireView decodes its fields in two groups, each the first time one of its fields
+# is read: the scalars (cheap), and the collections (the hand, the tricks, the bids...).
+_COLLECTIONS = frozenset(
+    ("names", "order", "to_act", "hand", "bids", "final_bids", "tricks", "trick",
+     "tricks_won", "totals")
+)  # fmt: skip
+_GROUPS = tuple(
+    tuple((name, read) for name, read in _FIELD_DECODERS.items() if (name in _COLLECTIONS) == c)
+    for c in (False, True)
+)
+_GROUP_OF = {name: group for group in _GROUPS for name, _ in group}
+
+
 def _view_from_lite(m: Any) -> SeatView:
-    has = m.HasField
-    trump = m.trump
-    mode = m.mode
-    bids = m.bids
-    return SeatView(
-        game="truf",
-        variant=_enum(VARIANT_FROM, m.variant, "variant"),
-        match_id=m.match_id,
-        deal=m.deal,
-        deals=m.deals,
-        seat=m.seat,
-        names=tuple(m.names),
-        dealer=m.dealer,
-        direction=_enum(DIRECTION_FROM, m.direction, "direction"),
-        order=tuple(m.order),
-        phase=_enum(PHASE_FROM, m.phase, "phase"),
-        to_act=tuple(m.to_act),
-        hand=tuple([_card_of_bytes(c) for c in m.hand]),
-        bids=tuple([_bid_of_bytes(b) for b in bids]) if bids else None,
-        bid_total=m.bid_total if has("bid_total") else None,
-        high_bidder=m.high_bidder if has("high_bidder") else None,
-        trump=trump - 1 if trump else None,
-        no_truf=m.no_truf,
-        mode=_enum(MODE_FROM, mode, "mode") if mode else None,
-        final_bids=tuple(m.final_bids) if m.final_bids else None,
-        tricks=tuple([_trick_of_bytes(t) for t in m.tricks]),
-        trick_leader=m.trick_leader if has("trick_leader") else None,
-        trick=tuple([_played_of_bytes(p) for p in m.trick]),
-        trump_broken=m.trump_broken,
-        tricks_won=tuple(m.tricks_won),
-        totals=tuple(m.totals),
-    )
+    return SeatView._make([decode(m) for decode in _DECODERS])
+
+
+class WireView:
+    """A seat's view as the SDK hands it to a bot: a ``SeatView`` decoded from the wire
+    as the bot reads it.
+
+    It has every field, property and method of ``SeatView``, iterates, indexes,
+    compares and hashes as the ``SeatView`` it decodes to (``materialize()`` returns
+    that), so a bot plays the same in-process and over gRPC. A scalar field is decoded
+    The fields are decoded in two groups, each when one of its fields is first read:
+    the scalars (seat, phase, trump, mode...), and the collections (the hand, the
+    tricks, the bids...). A bot that reads only a scalar or two never pays for the
+    collections; one that reads everything pays what a whole decode costs. A field
+    that cannot be read raises ``ValueError`` when it is read.
+    """
+
+    # The fields: decoded into the instance on first read (see __getattr__).
+    game: str
+    variant: str
+    match_id: str
+    deal: int
+    deals: int
+    seat: int
+    names: tuple[str, ...]
+    dealer: int
+    direction: str
+    order: tuple[int, ...]
+    phase: str
+    to_act: tuple[int, ...]
+    hand: tuple[Card, ...]
+    bids: tuple[Bid | Declare, ...] | None
+    bid_total: int | None
+    high_bidder: int | None
+    trump: int | None
+    no_truf: bool
+    mode: Mode | None
+    final_bids: tuple[int, ...] | None
+    tricks: tuple[Trick, ...]
+    trick_leader: int | None
+    trick: tuple[PlayedCard, ...]
+    trump_broken: bool
+    tricks_won: tuple[int, ...]
+    totals: tuple[int, ...]
+
+    _fields = SeatView._fields
+    led_suit = SeatView.led_suit
+    next_seat = SeatView.next_seat
+
+    def __init__(self, data: bytes) -> None:
+        self._lite = _ViewLite.FromString(data)
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called for a field not read yet: decode its group onto the instance.
+        group = _GROUP_OF.get(name)
+        if group is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        m = self._lite
+        known = self.__dict__
+        for field, read in group:
+            known[field] = read(m)
+        return known[name]
+
+    def materialize(self) -> SeatView:
+        """The ``SeatView`` itself, every field decoded."""
+        return SeatView._make([getattr(self, f) for f in self._fields])
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.materialize())
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.materialize()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, WireView):
+            other = other.materialize()
+        return self.materialize() == other
+
+    def __hash__(self) -> int:
+        return hash(self.materialize())
+
+    def __repr__(self) -> str:
+        return repr(self.materialize())
+
+    def _replace(self, **changes: Any) -> SeatView:
+        return self.materialize()._replace(**changes)
+
+    def _asdict(self) -> dict[str, Any]:
+        return self.materialize()._asdict()
 
 
 def view_from_bytes(data: bytes) -> SeatView:
@@ -540,6 +612,14 @@ def decision_from_bytes(data: bytes) -> tuple[SeatView, tuple[Action, ...]]:
     lite = _DecisionLite.FromString(data)
     legal: tuple[Action, ...] = tuple([_action_of_bytes(a) for a in lite.legal_actions])
     return view_from_bytes(lite.view), legal
+
+
+def wire_decision(data: bytes) -> tuple[WireView, tuple[Action, ...]]:
+    """What the SDK gives ``Bot.act``: the view of a serialized ``TrufDecision`` as a
+    ``WireView`` (decoded as it is read) and its legal actions."""
+    lite = _DecisionLite.FromString(data)
+    legal: tuple[Action, ...] = tuple([_action_of_bytes(a) for a in lite.legal_actions])
+    return WireView(lite.view), legal
 
 
 def decision_from_proto(msg: pb.TrufDecision) -> tuple[SeatView, tuple[Action, ...]]:
