@@ -439,7 +439,7 @@ def test_the_referees_hand_built_request_equals_the_generated_message() -> None:
     req.request_id = 2**40 + 3
     req.table_id = req.match_id = "r0003-t02"
     req.deal, req.seat, req.timeout_ms = view.deal, seat, 750
-    req.deadline.FromNanoseconds(now_ns + 750_000_000)
+    req.deadline.FromNanoseconds(1_790_000_000_873_000_000)  # to the millisecond, rounded down
     wire.fill_decision(req.truf, view, legal)
     assert arena_pb2.PlayResponse.FromString(data) == expected
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import itertools
 import time
 from collections import deque
@@ -54,7 +55,7 @@ class HelloError(Exception):
         self.message = message
 
 
-@dataclass
+@dataclass(slots=True)
 class Pending:
     future: asyncio.Future[Any]
     legal: Sequence[Any]
@@ -169,9 +170,8 @@ class Entrant:
         future: asyncio.Future[Any] = loop.create_future()
         conn.pending[rid] = Pending(future, legal, ctx, seat)
         conn.send(msg)
-        # A timer rather than asyncio.wait_for: no extra task per decision.
-        timer = loop.call_later(timeout, _expire, future, conn, rid, timeout)
         start = loop.time()
+        referee.deadlines.add(start + timeout, rid, future, conn, timeout)
         try:
             answer = await future
             if bank:
@@ -182,7 +182,6 @@ class Entrant:
                 self.banks[key] = 0.0
             raise
         finally:
-            timer.cancel()
             conn.pending.pop(rid, None)
 
     async def notify_deal(self, *, ctx: MatchContext, seat: int, record: dict[str, Any]) -> None:
@@ -251,19 +250,32 @@ def decision_request_bytes(
         if len(_ids_memo) >= 1024:
             _ids_memo.clear()
         ids = _ids_memo[match_id] = _ids(match_id)
-    secs, nanos = divmod(now_ns + int(timeout * 1e9), 1_000_000_000)
+    timeout_ms = int(timeout * 1000)
+    # The deadline to the millisecond, rounded down: never later than the real one.
+    secs, ms = divmod((now_ns + timeout_ms * 1_000_000) // 1_000_000, 1000)
     body = b"".join(
         (
             uint_field(1, request_id),
             ids,
             uint_field(4, deal),
             uint_field(5, seat),
-            uint_field(6, int(timeout * 1000)),
-            len_field(7, uint_field(1, secs) + uint_field(2, nanos)),
+            uint_field(6, timeout_ms),
+            _deadline_field(secs, ms),
             len_field(game_field, game_decision),
         )
     )
     return len_field(2, body)  # PlayResponse.decision_request
+
+
+_NANOS_OF_MS = tuple(uint_field(2, ms * 1_000_000) if ms else b"" for ms in range(1000))
+_secs_memo: list[Any] = [-1, b""]  # the last whole second's Timestamp.seconds field
+
+
+def _deadline_field(secs: int, ms: int) -> bytes:
+    """``DecisionRequest.deadline`` (field 7): a Timestamp of ``secs`` and ``ms``."""
+    if _secs_memo[0] != secs:
+        _secs_memo[:] = [secs, uint_field(1, secs)]
+    return len_field(7, _secs_memo[1] + _NANOS_OF_MS[ms])
 
 
 _last_deal: list[Any] = [None, b""]  # (record, bytes): every seat gets the same result
@@ -298,12 +310,50 @@ def _serialize(msg: pb.PlayResponse | bytes) -> bytes:
     return msg.SerializeToString()
 
 
-def _expire(future: asyncio.Future[Any], conn: Connection, rid: int, timeout: float) -> None:
-    if not future.done():
-        conn.expired.append(rid)  # a late answer to it is discarded, never applied later
-        future.set_exception(
-            BotFault(FaultKind.TIMEOUT, f"no answer to request {rid} within {timeout:g} s")
-        )
+class Deadlines:
+    """Every open request's deadline, under one event-loop timer.
+
+    A timer per request (``call_later`` and ``cancel``) costs a handle, and leaves
+    the loop a heap of cancelled timers to sift; here a request costs a heap push,
+    answered requests are dropped from the front as new ones come, and the one timer
+    is always set for the earliest deadline still open. An open request fails with a
+    TIMEOUT at its deadline exactly as with its own timer.
+    """
+
+    def __init__(self) -> None:
+        self.heap: list[tuple[float, int, asyncio.Future[Any], Connection, float]] = []
+        self.timer: asyncio.TimerHandle | None = None
+        self.timer_at = float("inf")
+
+    def add(
+        self, when: float, rid: int, future: asyncio.Future[Any], conn: Connection, timeout: float
+    ) -> None:
+        heap = self.heap
+        while heap and heap[0][2].done():  # answered: nothing left to time
+            heapq.heappop(heap)
+        heapq.heappush(heap, (when, rid, future, conn, timeout))
+        if when < self.timer_at:
+            self._arm(when)
+
+    def _arm(self, when: float) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer_at = when
+        self.timer = asyncio.get_running_loop().call_at(when, self._fire)
+
+    def _fire(self) -> None:
+        self.timer, self.timer_at = None, float("inf")
+        heap = self.heap
+        now = asyncio.get_running_loop().time()
+        while heap and (heap[0][2].done() or heap[0][0] <= now):
+            _, rid, future, conn, timeout = heapq.heappop(heap)
+            if not future.done():
+                conn.expired.append(rid)  # a late answer to it is discarded, never applied
+                future.set_exception(
+                    BotFault(FaultKind.TIMEOUT, f"no answer to request {rid} within {timeout:g} s")
+                )
+        if heap:
+            self._arm(heap[0][0])
 
 
 class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
@@ -324,6 +374,7 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         self.grace = grace  # seconds a dropped bot has to come back before it forfeits
         self.strike_limit = strike_limit
         self.request_ids = itertools.count(1)
+        self.deadlines = Deadlines()
         self.entrants: list[Entrant] = []
         self.by_token: dict[str, Entrant] = {}
         for token, name in (tokens or {}).items():

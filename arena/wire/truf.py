@@ -220,6 +220,10 @@ _MODE_FIELD = {mode: _uint(18, number) for mode, number in MODE_TO.items()}
 _final_bids_field = _packed_sints(19)
 _closed_card = _memo(lambda seat_card: _played_card(2, seat_card[0], seat_card[1], False))
 _trick_field = _IdMemo(lambda trick: _len(20, _trick_body(trick)))
+# The engine keeps a seat's hand and the deal's closed tricks as one tuple each until
+# they change, so each view of them is one look-up by identity.
+_hand_field = _IdMemo(lambda hand: b"".join([_HAND_ITEM[c] for c in hand]))
+_tricks_field = _IdMemo(lambda tricks: b"".join([_trick_field(t) for t in tricks]))
 _trick_leader_field = _memo(lambda seat: _uint(21, seat))
 _open_card = _memo(lambda played: _played_card(22, *played))
 _TRUMP_BROKEN_FIELD = _uint(23, 1)
@@ -262,7 +266,7 @@ def view_bytes(v: SeatView) -> bytes:
         _seat_field(v.seat),
         _PHASE_FIELD[v.phase],
         _to_act_field(v.to_act),
-        b"".join([_HAND_ITEM[c] for c in v.hand]),
+        _hand_field(v.hand),
         _tricks_won_field(v.tricks_won),
         _totals_field(v.totals),
     ]
@@ -281,7 +285,7 @@ def view_bytes(v: SeatView) -> bytes:
     if v.final_bids is not None:
         parts.append(_final_bids_field(v.final_bids))
     if v.tricks:
-        parts.append(b"".join([_trick_field(t) for t in v.tricks]))
+        parts.append(_tricks_field(v.tricks))
     if v.trick_leader is not None:
         parts.append(_trick_leader_field(v.trick_leader))
     if v.trick:
