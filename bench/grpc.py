@@ -3,10 +3,14 @@
 * ``arena``: a real tournament over loopback -- the referee (``grpc.aio``) in this
   process, four ``random`` bots as separate processes through the Python SDK --
   counting decisions per second while the schedule plays.
-* ``floor``: the same process layout with no game at all: a ``grpc.aio`` server drives
-  one bidi stream per client process, sending a view-sized message (a real encoded
-  decision request) and reading a small reply per round trip, with as many round trips
-  in flight as the tournament has tables in play.
+* ``floor``: the same process layout with no game at all: the referee's own transport
+  (``start_server``, its outbox, pre-serialized messages) drives one bidi stream per
+  client process, sending a view-sized message (a real encoded decision request) and
+  reading a small reply per round trip, with as many round trips in flight as the
+  tournament has tables in play; the clients use the SDK's transport and answer index 0.
+
+Both report the CPU time each side spends per round trip (Linux ``/proc``), counted
+between the first and the last finished match so that start-up does not count.
 
 Run: ``python bench/grpc.py [--rounds N]``. Prints both figures and their ratio;
 the target is a ratio of at least 0.8.
@@ -27,13 +31,14 @@ import contextlib
 import subprocess
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 
 import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
-from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.referee.host import BOT_CAPACITY, MAX_TABLES, run_hosted_tournament
+from arena.referee.server import Outbox, start_server
 from arena.results import ResultsWriter
 from arena.run import RunConfig, make_plan
 from arena.sdk import RequestLite, play_stream
@@ -154,39 +159,46 @@ def floor_client(address: str) -> None:
     outbox.put(None)
 
 
-class Floor(pb_grpc.ArenaServiceServicer):
-    def __init__(self) -> None:
-        self.streams: list[tuple[asyncio.Queue[bytes | None], asyncio.Queue[int]]] = []
+class Floor:
+    """The server side of the floor: the referee's own transport (``start_server``, its
+    ``Outbox``, pre-serialized messages, a future per round trip) with no game."""
+
+    def __init__(self, payload: bytes) -> None:
+        self.payload = payload
+        self.streams: list[tuple[Outbox, deque[asyncio.Future[None]]]] = []
         self.ready = asyncio.Event()
 
     async def Play(self, request_iterator, context):  # type: ignore[no-untyped-def]  # noqa: N802
         await anext(request_iterator)
-        out: asyncio.Queue[bytes | None] = asyncio.Queue()
-        back: asyncio.Queue[int] = asyncio.Queue()
-        self.streams.append((out, back))
+        out = Outbox()
+        waiting: deque[asyncio.Future[None]] = deque()  # answers come in the order asked
+        self.streams.append((out, waiting))
         if len(self.streams) == CLIENTS:
             self.ready.set()
 
         async def read() -> None:
-            async for msg in request_iterator:
-                back.put_nowait(msg.answer.request_id)
+            async for _answer in request_iterator:
+                waiting.popleft().set_result(None)
 
         reader = asyncio.create_task(read())
         while (data := await out.get()) is not None:
-            yield pb.PlayResponse.FromString(data)
+            yield data
         bye = pb.PlayResponse()
         bye.tournament_over.message = "done"
         yield bye
         reader.cancel()
 
+    async def round_trip(self, client: int) -> None:
+        out, waiting = self.streams[client]
+        answered = asyncio.get_running_loop().create_future()
+        waiting.append(answered)
+        out.put(self.payload)
+        await answered
+
 
 async def bench_floor(round_trips: int, tables: int) -> tuple[float, CpuMeter]:
-    payload = sample_request()
-    server = grpc.aio.server()
-    floor = Floor()
-    pb_grpc.add_ArenaServiceServicer_to_server(floor, server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    await server.start()
+    floor = Floor(sample_request())
+    server, port = await start_server(floor, "127.0.0.1:0")  # type: ignore[arg-type]
     procs = [
         subprocess.Popen([sys.executable, __file__, "--floor-client", f"127.0.0.1:{port}"])
         for _ in range(CLIENTS)
@@ -196,9 +208,7 @@ async def bench_floor(round_trips: int, tables: int) -> tuple[float, CpuMeter]:
 
     async def table(t: int) -> None:
         for i in range(per_table):
-            out, back = floor.streams[(t + i) % CLIENTS]
-            out.put_nowait(payload)
-            await back.get()
+            await floor.round_trip((t + i) % CLIENTS)
 
     meter = CpuMeter()
     pids = [p.pid for p in procs]
@@ -208,7 +218,7 @@ async def bench_floor(round_trips: int, tables: int) -> tuple[float, CpuMeter]:
     elapsed = time.perf_counter() - start
     meter.mark(per_table * tables, pids)
     for out, _ in floor.streams:
-        out.put_nowait(None)
+        out.put(None)
     for p in procs:  # off the loop: the server must still send the goodbyes
         await asyncio.to_thread(p.wait)
     await server.stop(0.5)

@@ -55,6 +55,38 @@ class HelloError(Exception):
         self.message = message
 
 
+class Outbox:
+    """A stream's messages waiting to be written, in order: a deque and one waiter.
+
+    ``asyncio.Queue`` does this with more bookkeeping per message (task counts, an
+    event, waiter lists); this is on every request's path. One task reads it.
+    """
+
+    __slots__ = ("items", "waiter")
+
+    def __init__(self) -> None:
+        self.items: deque[pb.PlayResponse | bytes | None] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+
+    def put(self, msg: pb.PlayResponse | bytes | None) -> None:
+        self.items.append(msg)
+        waiter = self.waiter
+        if waiter is not None:
+            self.waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def get(self) -> pb.PlayResponse | bytes | None:
+        items = self.items
+        while not items:
+            self.waiter = waiter = asyncio.get_running_loop().create_future()
+            await waiter
+        return items.popleft()
+
+    def qsize(self) -> int:
+        return len(self.items)
+
+
 @dataclass(slots=True)
 class Pending:
     future: asyncio.Future[Any]
@@ -69,7 +101,7 @@ class Connection:
 
     entrant: Entrant
     capacity: int
-    outbox: asyncio.Queue[pb.PlayResponse | bytes | None] = field(default_factory=asyncio.Queue)
+    outbox: Outbox = field(default_factory=Outbox)
     pending: dict[int, Pending] = field(default_factory=dict)
     expired: deque[int] = field(default_factory=lambda: deque(maxlen=256))
     closed: bool = False
@@ -82,7 +114,7 @@ class Connection:
         if self.outbox.qsize() >= OUTBOX_LIMIT:  # the bot does not read: bounded memory
             self.cut_off(f"the bot has not read its last {OUTBOX_LIMIT} messages")
             return
-        self.outbox.put_nowait(msg)
+        self.outbox.put(msg)
 
     def cut_off(self, why: str) -> None:
         """End this stream with RESOURCE_EXHAUSTED (the bot may reconnect)."""
@@ -104,7 +136,7 @@ class Connection:
                         BotFault(FaultKind.DISCONNECT, "the bot's connection dropped")
                     )
             self.pending.clear()
-            self.outbox.put_nowait(None)
+            self.outbox.put(None)
 
 
 class Entrant:

@@ -454,56 +454,70 @@ _played_of_bytes = _bytes_memo(lambda data: _played_from(pb.TrufPlayedCard.FromS
 _card_of_bytes = _bytes_memo(lambda data: _card(data.decode(errors="replace"), "hand"))
 
 
-def _opt(name: str) -> Callable[[Any], int | None]:
-    return lambda m: getattr(m, name) if m.HasField(name) else None
+def _scalars(m: Any) -> dict[str, Any]:
+    """The scalar fields of a SeatView, read from a TrufViewLite."""
+    has = m.HasField
+    trump = m.trump
+    mode = m.mode
+    return {
+        "game": "truf",
+        "variant": _enum(VARIANT_FROM, m.variant, "variant"),
+        "match_id": m.match_id,
+        "deal": m.deal,
+        "deals": m.deals,
+        "seat": m.seat,
+        "dealer": m.dealer,
+        "direction": _enum(DIRECTION_FROM, m.direction, "direction"),
+        "phase": _enum(PHASE_FROM, m.phase, "phase"),
+        "bid_total": m.bid_total if has("bid_total") else None,
+        "high_bidder": m.high_bidder if has("high_bidder") else None,
+        "trump": trump - 1 if trump else None,
+        "no_truf": m.no_truf,
+        "mode": _enum(MODE_FROM, mode, "mode") if mode else None,
+        "trick_leader": m.trick_leader if has("trick_leader") else None,
+        "trump_broken": m.trump_broken,
+    }
 
 
-# How each SeatView field is read from a TrufViewLite, in SeatView's field order.
-_FIELD_DECODERS: dict[str, Callable[[Any], Any]] = {
-    "game": lambda m: "truf",
-    "variant": lambda m: _enum(VARIANT_FROM, m.variant, "variant"),
-    "match_id": lambda m: m.match_id,
-    "deal": lambda m: m.deal,
-    "deals": lambda m: m.deals,
-    "seat": lambda m: m.seat,
-    "names": lambda m: tuple(m.names),
-    "dealer": lambda m: m.dealer,
-    "direction": lambda m: _enum(DIRECTION_FROM, m.direction, "direction"),
-    "order": lambda m: tuple(m.order),
-    "phase": lambda m: _enum(PHASE_FROM, m.phase, "phase"),
-    "to_act": lambda m: tuple(m.to_act),
-    "hand": lambda m: tuple([_card_of_bytes(c) for c in m.hand]),
-    "bids": lambda m: tuple([_bid_of_bytes(b) for b in m.bids]) if m.bids else None,
-    "bid_total": _opt("bid_total"),
-    "high_bidder": _opt("high_bidder"),
-    "trump": lambda m: m.trump - 1 if m.trump else None,
-    "no_truf": lambda m: m.no_truf,
-    "mode": lambda m: _enum(MODE_FROM, m.mode, "mode") if m.mode else None,
-    "final_bids": lambda m: tuple(m.final_bids) if m.final_bids else None,
-    "tricks": lambda m: tuple([_trick_of_bytes(t) for t in m.tricks]),
-    "trick_leader": _opt("trick_leader"),
-    "trick": lambda m: tuple([_played_of_bytes(p) for p in m.trick]),
-    "trump_broken": lambda m: m.trump_broken,
-    "tricks_won": lambda m: tuple(m.tricks_won),
-    "totals": lambda m: tuple(m.totals),
-}
-assert tuple(_FIELD_DECODERS) == SeatView._fields, "a decoder per SeatView field, in order"
-_DECODERS = tuple(_FIELD_DECODERS.values())
-# A WireView decodes its fields in two groups, each the first time one of its fields
-# is read: the scalars (cheap), and the collections (the hand, the tricks, the bids...).
-_COLLECTIONS = frozenset(
-    ("names", "order", "to_act", "hand", "bids", "final_bids", "tricks", "trick",
-     "tricks_won", "totals")
+def _collections(m: Any) -> dict[str, Any]:
+    """The collection fields of a SeatView (hand, tricks, bids...), from a TrufViewLite."""
+    bids = m.bids
+    final_bids = m.final_bids
+    return {
+        "names": tuple(m.names),
+        "order": tuple(m.order),
+        "to_act": tuple(m.to_act),
+        "hand": tuple([_card_of_bytes(c) for c in m.hand]),
+        "bids": tuple([_bid_of_bytes(b) for b in bids]) if bids else None,
+        "final_bids": tuple(final_bids) if final_bids else None,
+        "tricks": tuple([_trick_of_bytes(t) for t in m.tricks]),
+        "trick": tuple([_played_of_bytes(p) for p in m.trick]),
+        "tricks_won": tuple(m.tricks_won),
+        "totals": tuple(m.totals),
+    }
+
+
+# A WireView decodes its fields in these two groups, each when one of its fields is
+# first read.
+_SCALAR_FIELDS = (
+    "game", "variant", "match_id", "deal", "deals", "seat", "dealer", "direction", "phase",
+    "bid_total", "high_bidder", "trump", "no_truf", "mode", "trick_leader", "trump_broken",
 )  # fmt: skip
-_GROUPS = tuple(
-    tuple((name, read) for name, read in _FIELD_DECODERS.items() if (name in _COLLECTIONS) == c)
-    for c in (False, True)
-)
-_GROUP_OF = {name: group for group in _GROUPS for name, _ in group}
+_COLLECTION_FIELDS = (
+    "names", "order", "to_act", "hand", "bids", "final_bids", "tricks", "trick",
+    "tricks_won", "totals",
+)  # fmt: skip
+assert sorted(_SCALAR_FIELDS + _COLLECTION_FIELDS) == sorted(SeatView._fields)
+_GROUP_OF: dict[str, Callable[[Any], dict[str, Any]]] = {
+    **dict.fromkeys(_SCALAR_FIELDS, _scalars),
+    **dict.fromkeys(_COLLECTION_FIELDS, _collections),
+}
 
 
 def _view_from_lite(m: Any) -> SeatView:
-    return SeatView._make([decode(m) for decode in _DECODERS])
+    fields = _scalars(m)
+    fields.update(_collections(m))
+    return SeatView(**fields)
 
 
 class WireView:
@@ -560,10 +574,8 @@ class WireView:
         group = _GROUP_OF.get(name)
         if group is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        m = self._lite
         known = self.__dict__
-        for field, read in group:
-            known[field] = read(m)
+        known.update(group(self._lite))
         return known[name]
 
     def materialize(self) -> SeatView:
