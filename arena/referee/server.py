@@ -87,14 +87,6 @@ class Outbox:
         return len(self.items)
 
 
-@dataclass(slots=True)
-class Pending:
-    future: asyncio.Future[Any]
-    legal: Sequence[Any]
-    ctx: MatchContext
-    seat: int
-
-
 @dataclass
 class Connection:
     """One live stream to a bot."""
@@ -102,7 +94,7 @@ class Connection:
     entrant: Entrant
     capacity: int
     outbox: Outbox = field(default_factory=Outbox)
-    pending: dict[int, Pending] = field(default_factory=dict)
+    pending: dict[int, asyncio.Future[Any]] = field(default_factory=dict)  # by request id
     expired: deque[int] = field(default_factory=lambda: deque(maxlen=256))
     closed: bool = False
     unsolicited: int = 0  # messages in a row that answer no open request
@@ -130,9 +122,9 @@ class Connection:
     def close(self) -> None:
         if not self.closed:
             self.closed = True
-            for p in self.pending.values():
-                if not p.future.done():
-                    p.future.set_exception(
+            for future in self.pending.values():
+                if not future.done():
+                    future.set_exception(
                         BotFault(FaultKind.DISCONNECT, "the bot's connection dropped")
                     )
             self.pending.clear()
@@ -200,7 +192,7 @@ class Entrant:
         )
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        conn.pending[rid] = Pending(future, legal, ctx, seat)
+        conn.pending[rid] = future
         conn.send(msg)
         start = loop.time()
         referee.deadlines.add(start + timeout, rid, future, conn, timeout)
@@ -255,12 +247,10 @@ class Entrant:
         self.conn.send(msg)
 
 
-def _ids(match_id: str) -> bytes:
-    # DecisionRequest.table_id (2) and match_id (3): a table plays one match at a time.
-    return str_field(2, match_id) + str_field(3, match_id)
-
-
-_ids_memo: dict[str, bytes] = {}
+# Fields 2-6 of a DecisionRequest (table and match ids, deal, seat, timeout): the same
+# for every request to one seat in one deal. A table plays one match at a time, so its
+# table id is the match id.
+_fixed_memo: dict[tuple[str, int, int, int], bytes] = {}
 
 
 def decision_request_bytes(
@@ -277,21 +267,27 @@ def decision_request_bytes(
     field numbers as in arena.proto (``game_field`` is the game's branch of the
     ``game`` oneof: 20 for ``truf``). Equal, once parsed, to filling the generated
     message (tests/test_wire_truf.py checks it)."""
-    ids = _ids_memo.get(match_id)
-    if ids is None:
-        if len(_ids_memo) >= 1024:
-            _ids_memo.clear()
-        ids = _ids_memo[match_id] = _ids(match_id)
     timeout_ms = int(timeout * 1000)
+    key = (match_id, deal, seat, timeout_ms)
+    fixed = _fixed_memo.get(key)
+    if fixed is None:
+        if len(_fixed_memo) >= 4096:
+            _fixed_memo.clear()
+        fixed = _fixed_memo[key] = b"".join(
+            (
+                str_field(2, match_id),
+                str_field(3, match_id),
+                uint_field(4, deal),
+                uint_field(5, seat),
+                uint_field(6, timeout_ms),
+            )
+        )
     # The deadline to the millisecond, rounded down: never later than the real one.
     secs, ms = divmod((now_ns + timeout_ms * 1_000_000) // 1_000_000, 1000)
     body = b"".join(
         (
             uint_field(1, request_id),
-            ids,
-            uint_field(4, deal),
-            uint_field(5, seat),
-            uint_field(6, timeout_ms),
+            fixed,
             _deadline_field(secs, ms),
             len_field(game_field, game_decision),
         )
@@ -541,13 +537,13 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         """A message that answers nothing usable: the oldest open request fails with it.
         Returns whether there was one to fail."""
         oldest = conn.pending[min(conn.pending)] if conn.pending else None
-        if oldest is None or oldest.future.done():
+        if oldest is None or oldest.done():
             return False
-        oldest.future.set_exception(BotFault(kind, detail))
+        oldest.set_exception(BotFault(kind, detail))
         return True
 
     def _on_answer(self, conn: Connection, answer: pb.Answer) -> None:
-        pending = conn.pending.get(answer.request_id)
+        pending = conn.pending.get(answer.request_id)  # the request's future
         if pending is None:
             conn.unsolicited_message()
             if answer.request_id in conn.expired:  # late: discarded, never applied later
@@ -561,20 +557,20 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             detail = f"answer names request {answer.request_id}, which is not open"
             self._fail_oldest(conn, FaultKind.WRONG_REQUEST, detail)  # counted above
             return
-        if pending.future.done():
+        if pending.done():
             conn.unsolicited_message()  # a second answer to the same request
             return
         conn.unsolicited = 0
         choice = answer.WhichOneof("choice")
         try:
             if choice == "index":
-                pending.future.set_result(int(answer.index))
+                pending.set_result(int(answer.index))
             elif choice == "truf":
-                pending.future.set_result(truf_wire.action_from_proto(answer.truf))
+                pending.set_result(truf_wire.action_from_proto(answer.truf))
             else:
                 raise ActionFormatError("the answer holds neither an index nor an action")
         except ActionFormatError as exc:
-            pending.future.set_exception(BotFault(FaultKind.UNPARSEABLE, str(exc)))
+            pending.set_exception(BotFault(FaultKind.UNPARSEABLE, str(exc)))
 
     async def wait_all_gone(self, timeout: float) -> None:
         """Wait, up to ``timeout`` seconds, until every bot's stream has ended."""
