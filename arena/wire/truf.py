@@ -21,7 +21,7 @@ view, over random matches.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from arena._proto.truf.arena.v1 import truf_pb2 as pb
 from arena.cards import CARDS, CODES, VALUES, Card, CardError
@@ -38,6 +38,7 @@ from arena.truf.actions import (
     Play,
     declare,
 )
+from arena.truf.bidding import PAIRS, SINGLES
 from arena.truf.errors import ActionFormatError
 from arena.truf.state import Phase
 from arena.truf.view import PlayedCard, SeatView, Trick
@@ -117,51 +118,35 @@ def _card(code: str, where: str) -> Card:
         raise CardError(f"{where}: {exc}") from None
 
 
-def _memo(make: Callable[[Any], bytes], limit: int = 4096) -> Callable[[Any], bytes]:
-    """``make`` cached by value (for small hashable things: a tuple of seats, a card)."""
-    cache: dict[Any, bytes] = {}
+def _cache(
+    make: Callable[..., bytes], limit: int = 4096
+) -> tuple[Callable[[Any], bytes | None], Callable[..., bytes]]:
+    """``make`` cached under a key the caller builds: ``get(key) or fill(key, *args)``
+    is ``make(*args)``, made once per key; a hit is one dict look-up in C.
 
-    def get(key: Any) -> bytes:
-        out = cache.get(key)
-        if out is None:
-            out = make(key)
-            if len(cache) >= limit:
-                cache.clear()
-            cache[key] = out
+    The arguments are kept beside the bytes, so a key may hold the ``id`` of one of
+    them (an object the engine keeps while it is unchanged, cheaper to find by
+    identity than to hash): while the entry lives, so does the object, and no other
+    object can have its id. Empty bytes are simply made again each time.
+    """
+    out_of: dict[Any, bytes] = {}
+    kept: dict[Any, tuple[Any, ...]] = {}
+
+    def fill(key: Any, *args: Any) -> bytes:
+        out = make(*args)
+        if len(out_of) >= limit:
+            out_of.clear()
+            kept.clear()
+        kept[key] = args  # before the bytes: every key in out_of has its objects kept
+        out_of[key] = out
         return out
 
-    return get
+    return out_of.get, fill
 
 
-class _IdMemo:
-    """``make`` cached by identity, for the engine's objects that recur in many views
-    (a closed trick, a deal's bids) but would cost more to hash than to look up. The
-    object is kept beside its bytes, so a reused id never returns stale bytes."""
-
-    __slots__ = ("entries", "limit", "make")
-
-    def __init__(self, make: Callable[[Any], bytes], limit: int = 4096) -> None:
-        self.make = make
-        self.limit = limit
-        self.entries: dict[int, tuple[object, bytes]] = {}
-
-    def __call__(self, obj: Any) -> bytes:
-        hit = self.entries.get(id(obj))
-        if hit is not None and hit[0] is obj:
-            return hit[1]
-        out = self.make(obj)
-        if len(self.entries) >= self.limit:
-            self.entries.clear()
-        self.entries[id(obj)] = (obj, out)
-        return out
-
-
-def _packed_uints(field: int) -> Callable[[Sequence[int]], bytes]:
-    return _memo(lambda values: _len(field, b"".join(map(_uv, values))) if values else b"")
-
-
-def _packed_sints(field: int) -> Callable[[Sequence[int]], bytes]:
-    return _memo(lambda values: _len(field, b"".join(map(_zigzag, values))) if values else b"")
+def _packed(field: int, item: Callable[[int], bytes], values: Sequence[int]) -> bytes:
+    """A packed repeated field; nothing when empty."""
+    return _len(field, b"".join(map(item, values))) if values else b""
 
 
 def _played_card(field: int, seat: int, card: int | None, face_down: bool) -> bytes:
@@ -172,14 +157,6 @@ def _played_card(field: int, seat: int, card: int | None, face_down: bool) -> by
     if face_down:
         body += _uint(3, 1)
     return _len(field, body)
-
-
-def _trick_body(trick: Trick) -> bytes:
-    return (
-        _uint(1, trick.leader)
-        + b"".join([_closed_card(played) for played in trick.cards])
-        + _uint(3, trick.winner)
-    )
 
 
 def _declaration_body(cards: Sequence[int], op: str) -> bytes:
@@ -206,36 +183,20 @@ def _action_body(action: Action) -> bytes:
     raise TypeError(f"not a Truf action: {action!r}")
 
 
-# The pieces of a TrufView, by field (numbers as in truf.proto).
-_seat_field = _memo(lambda seat: _uint(5, seat))
+# The pieces of a TrufView, by field (numbers as in truf.proto). A view is written in
+# this order: the head (fields 1-4, 6-9, 5, 10, 11), the hand (12), tricks won (24),
+# the deal's part (25, 13-19), the closed tricks and leader (20, 21), the open trick
+# (22) and trump broken (23). Each run but the hand is cached whole under a key of
+# the fields it is made of, so a view costs a few dict look-ups and joins.
 _PHASE_FIELD = {phase: _uint(10, number) for phase, number in PHASE_TO.items()}
-_to_act_field = _packed_uints(11)
-_HAND_ITEM = tuple(_str(12, code) for code in CODES)
-_bids_field = _IdMemo(lambda bids: b"".join([_len(13, _bid_body(b)) for b in bids]))
-_bid_total_field = _memo(lambda total: _key(14, 0) + _varint(total))
-_high_bidder_field = _memo(lambda seat: _uint(15, seat))
+_hand_item = tuple(_str(12, code) for code in CODES).__getitem__  # the item of a card
 _TRUMP_FIELD = tuple(_uint(16, suit) for suit in SUIT_TO)
 _NO_TRUF_FIELD = _uint(17, 1)
 _MODE_FIELD = {mode: _uint(18, number) for mode, number in MODE_TO.items()}
-_final_bids_field = _packed_sints(19)
-_closed_card = _memo(lambda seat_card: _played_card(2, seat_card[0], seat_card[1], False))
-_trick_field = _IdMemo(lambda trick: _len(20, _trick_body(trick)))
-# The engine keeps a seat's hand and the deal's closed tricks as one tuple each until
-# they change, so each view of them is one look-up by identity.
-_hand_field = _IdMemo(lambda hand: b"".join([_HAND_ITEM[c] for c in hand]))
-_tricks_field = _IdMemo(lambda tricks: b"".join([_trick_field(t) for t in tricks]))
-_trick_leader_field = _memo(lambda seat: _uint(21, seat))
-_open_card = _memo(lambda played: _played_card(22, *played))
 _TRUMP_BROKEN_FIELD = _uint(23, 1)
-_tricks_won_field = _packed_uints(24)
-_totals_field = _packed_sints(25)
-
-# Legal-list items (TrufDecision field 2) per action. The engine's actions are
-# interned (52 plays, 52 bids, 2 modes, each valid declaration), so by identity.
-_legal_item = _IdMemo(lambda action: _len(2, _action_body(action)), limit=16384)
 
 
-def _make_head(key: tuple[Any, ...]) -> bytes:
+def _make_deal_head(key: tuple[Any, ...]) -> bytes:
     variant_name, match_id, deal, deals, names, dealer, direction_name, order = key
     variant = VARIANT_TO.get(variant_name)
     direction = DIRECTION_TO.get(direction_name)
@@ -250,55 +211,146 @@ def _make_head(key: tuple[Any, ...]) -> bytes:
             b"".join(_str(6, name) for name in names),
             _uint(7, dealer),
             _uint(8, direction),
-            _len(9, b"".join(map(_uv, order))) if order else b"",
+            _packed(9, _uv, order),
         )
     )
 
 
-# Fields 1-4 and 6-9: the same in every view of one deal, whatever the seat.
-_head = _memo(_make_head, limit=1024)
+def _make_turn(key: tuple[Any, ...]) -> bytes:
+    seat, phase, to_act = key
+    return _uint(5, seat) + _PHASE_FIELD[phase] + _packed(11, _uv, to_act)
+
+
+# Fields 1-4 and 6-9, by value: the same in every view of one deal.
+_deal_head_get, _deal_head_fill = _cache(_make_deal_head, limit=1024)
+# Fields 5, 10 and 11, by value.
+_turn_get, _turn_fill = _cache(_make_turn)
+
+
+def _make_head(key: tuple[Any, ...]) -> bytes:
+    deal_key = key[:8]
+    turn = key[8:]
+    return (_deal_head_get(deal_key) or _deal_head_fill(deal_key, deal_key)) + (
+        _turn_get(turn) or _turn_fill(turn, turn)
+    )
+
+
+# Fields 1-4, 6-9, 5, 10 and 11, by value: the same in every view of one seat and
+# phase of a deal (during play, to_act is the seat itself). Made of the two above,
+# so that a seat's first view of a deal costs little.
+_head_get, _head_fill = _cache(_make_head, limit=1024)
+# Field 24, by value.
+_won_get, _won_fill = _cache(lambda won: _packed(24, _uv, won))
+
+
+def _make_deal(key: tuple[Any, ...], bids: Sequence[Bid | Declare] | None) -> bytes:
+    totals, _, bid_total, high_bidder, trump, no_truf, mode, final_bids = key
+    parts = [_packed(25, _zigzag, totals)]
+    if bids is not None:
+        parts.append(b"".join([_len(13, _bid_body(b)) for b in bids]))
+    if bid_total is not None:
+        parts.append(_key(14, 0) + _varint(bid_total))
+    if high_bidder is not None:
+        parts.append(_uint(15, high_bidder))
+    if trump is not None:
+        parts.append(_TRUMP_FIELD[trump])
+    if no_truf:
+        parts.append(_NO_TRUF_FIELD)
+    if mode is not None:
+        parts.append(_MODE_FIELD[mode])
+    if final_bids is not None:
+        parts.append(_packed(19, _zigzag, final_bids))
+    return b"".join(parts)
+
+
+# A closed trick's card, by value, and a closed trick (field 20), by identity.
+_closed_get, _closed_fill = _cache(lambda seat, card: _played_card(2, seat, card, False))
+
+
+def _trick_field(trick: Trick) -> bytes:
+    cards = [_closed_get(sc) or _closed_fill(sc, *sc) for sc in trick.cards]
+    return _len(20, _uint(1, trick.leader) + b"".join(cards) + _uint(3, trick.winner))
+
+
+_trick_get, _trick_fill = _cache(_trick_field)
+
+
+def _make_play(key: tuple[int, int | None], tricks: Sequence[Trick]) -> bytes:
+    out = b"".join([_trick_get(id(t)) or _trick_fill(id(t), t) for t in tricks])
+    trick_leader = key[1]
+    return out if trick_leader is None else out + _uint(21, trick_leader)
+
+
+# Fields 25 and 13-19, by value but the revealed bids by identity (the engine keeps
+# them as one tuple per deal): the same in every view of one deal once bids are in.
+_deal_get, _deal_fill = _cache(_make_deal)
+# Fields 20 and 21, the closed tricks by identity (the engine keeps them as one tuple
+# until one more closes; each closed trick is cached by identity too) and the leader.
+_play_get, _play_fill = _cache(_make_play)
+# An open trick's card (field 22), by value. ``_open_item`` is ``_open_get`` for
+# ``map``: a miss is None, which the join refuses (TypeError), so the caller retries.
+_open_get, _open_fill = _cache(lambda played: _played_card(22, *played))
+_open_item = cast(Callable[[Any], bytes], _open_get)
+
+# Legal-list items (TrufDecision field 2). The engine's actions (plays, bids, modes,
+# declarations) are interned and kept here, so no other object can ever have their
+# id: their bytes are found by id alone, in C. Any other action (one built elsewhere)
+# is cached by identity like the rest.
+_INTERNED: tuple[Action, ...] = (
+    *PLAYS,
+    *BIDS,
+    *MODES.values(),
+    *SINGLES,
+    *(d for pair in PAIRS.values() for d in pair),
+)
+_LEGAL_OF_ID: dict[int, bytes] = {id(a): _len(2, _action_body(a)) for a in _INTERNED}
+_legal_of_id = cast(Callable[[int], bytes], _LEGAL_OF_ID.get)  # a miss: None, as above
+_item_get, _item_fill = _cache(lambda action: _len(2, _action_body(action)), limit=16384)
+_VIEW_TAG = _key(1, 2)  # TrufDecision.view
+_SMALL = tuple(_uv(n) for n in range(2048))  # varints 0..2047
 
 
 def view_bytes(v: SeatView) -> bytes:
     """The serialized ``TrufView`` of ``v`` (``TrufView.FromString`` reads it)."""
+    (
+        _, variant, match_id, deal, deals, seat, names, dealer, direction, order, phase,
+        to_act, hand, bids, bid_total, high_bidder, trump, no_truf, mode, final_bids,
+        tricks, trick_leader, trick, trump_broken, tricks_won, totals,
+    ) = v  # fmt: skip
+    head = (variant, match_id, deal, deals, names, dealer, direction, order, seat, phase, to_act)
+    deal_key = (totals, id(bids), bid_total, high_bidder, trump, no_truf, mode, final_bids)
     parts = [
-        _head((v.variant, v.match_id, v.deal, v.deals, v.names, v.dealer, v.direction, v.order)),
-        _seat_field(v.seat),
-        _PHASE_FIELD[v.phase],
-        _to_act_field(v.to_act),
-        _hand_field(v.hand),
-        _tricks_won_field(v.tricks_won),
-        _totals_field(v.totals),
+        _head_get(head) or _head_fill(head, head),
+        b"".join(map(_hand_item, hand)),
+        _won_get(tricks_won) or _won_fill(tricks_won, tricks_won),
+        _deal_get(deal_key) or _deal_fill(deal_key, deal_key, bids),
     ]
-    if v.bids is not None:
-        parts.append(_bids_field(v.bids))
-    if v.bid_total is not None:
-        parts.append(_bid_total_field(v.bid_total))
-    if v.high_bidder is not None:
-        parts.append(_high_bidder_field(v.high_bidder))
-    if v.trump is not None:
-        parts.append(_TRUMP_FIELD[v.trump])
-    if v.no_truf:
-        parts.append(_NO_TRUF_FIELD)
-    if v.mode is not None:
-        parts.append(_MODE_FIELD[v.mode])
-    if v.final_bids is not None:
-        parts.append(_final_bids_field(v.final_bids))
-    if v.tricks:
-        parts.append(_tricks_field(v.tricks))
-    if v.trick_leader is not None:
-        parts.append(_trick_leader_field(v.trick_leader))
-    if v.trick:
-        parts.append(b"".join([_open_card(p) for p in v.trick]))
-    if v.trump_broken:
+    if tricks or trick_leader is not None:
+        play_key = (id(tricks), trick_leader)
+        parts.append(_play_get(play_key) or _play_fill(play_key, play_key, tricks))
+    if trick:
+        try:
+            parts.append(b"".join(map(_open_item, trick)))
+        except TypeError:  # None in the join: a card not cached yet
+            parts.append(b"".join([_open_get(p) or _open_fill(p, p) for p in trick]))
+    if trump_broken:
         parts.append(_TRUMP_BROKEN_FIELD)
     return b"".join(parts)
 
 
 def decision_bytes(view: SeatView, legal: Iterable[Action]) -> bytes:
     """The serialized ``TrufDecision``: the view (field 1) and the legal list (field 2)."""
-    actions = b"".join([_legal_item(a) for a in legal])
-    return _len(1, view_bytes(view)) + actions
+    if type(legal) is not tuple:
+        legal = tuple(legal)  # iterated twice if an action is not interned
+    try:
+        actions = b"".join(map(_legal_of_id, map(id, legal)))
+    except TypeError:  # None in the join: an action not interned
+        actions = b"".join(
+            [_legal_of_id(id(a)) or _item_get(id(a)) or _item_fill(id(a), a) for a in legal]
+        )
+    body = view_bytes(view)
+    n = len(body)
+    return b"".join((_VIEW_TAG, _SMALL[n] if n < 2048 else _varint(n), body, actions))
 
 
 # -------------------------------------------------------------------- encoding
