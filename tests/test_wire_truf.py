@@ -390,6 +390,9 @@ def test_a_wire_view_decodes_the_collections_only_when_one_is_read() -> None:
     assert set(vars(got)) == {"_lite", *SeatView._fields}
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         got.nonsense  # noqa: B018
+    with pytest.raises(AttributeError, match="read-only"):
+        got.seat = 3
+    assert got.seat == seat
 
 
 def test_a_wire_view_with_an_unknown_card_says_so_when_the_hand_is_read() -> None:

@@ -619,7 +619,10 @@ class WireView:
     next_seat = SeatView.next_seat
 
     def __init__(self, data: bytes) -> None:
-        self._lite = _ViewLite.FromString(data)
+        self.__dict__["_lite"] = _ViewLite.FromString(data)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot set {name!r}: a view is read-only, as a SeatView is")
 
     def __getattr__(self, name: str) -> Any:
         # Only called for a field not read yet: decode its group onto the instance.
