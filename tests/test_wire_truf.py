@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from arena._proto.truf.arena.v1 import arena_pb2
 from arena._proto.truf.arena.v1 import truf_pb2 as pb
@@ -500,3 +502,16 @@ def test_the_codec_imports_no_grpc_and_the_engine_imports_no_codec() -> None:
 def test_every_card_code_reads_as_the_interned_card() -> None:
     for code, card in zip(CODES, CARDS, strict=True):
         assert wire.CARD_OF[code] is card
+
+
+@given(st.integers(min_value=0, max_value=2**64 - 1))
+@example(127)
+@example(128)
+@example(2**14 - 1)
+@example(2**14)
+@example(2**21 - 1)
+@example(2**21)
+def test_a_hand_written_varint_is_protobufs(n: int) -> None:
+    from arena.wire.pbwire import uint_field
+
+    assert uint_field(1, n) == arena_pb2.AnswerRejected(request_id=n).SerializeToString() or n == 0

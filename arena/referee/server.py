@@ -31,7 +31,7 @@ from arena.referee.table import BotFault
 from arena.tournament import MatchContext
 from arena.truf.errors import ActionFormatError
 from arena.wire import truf as truf_wire
-from arena.wire.pbwire import len_field, str_field, uint_field
+from arena.wire.pbwire import LEN_TAG, len_field, str_field, uint_field, uv
 
 PROTOCOL_VERSION = 1
 MAX_MESSAGE_BYTES = 64 * 1024  # a Truf view is well under 2 KiB
@@ -284,26 +284,18 @@ def decision_request_bytes(
         )
     # The deadline to the millisecond, rounded down: never later than the real one.
     secs, ms = divmod((now_ns + timeout_ms * 1_000_000) // 1_000_000, 1000)
-    body = b"".join(
-        (
-            uint_field(1, request_id),
-            fixed,
-            _deadline_field(secs, ms),
-            len_field(game_field, game_decision),
-        )
+    if _secs_memo[0] != secs:
+        _secs_memo[:] = [secs, uint_field(1, secs)]
+    deadline = len_field(7, _secs_memo[1] + _NANOS_OF_MS[ms])
+    head = b"".join(
+        (uint_field(1, request_id), fixed, deadline, LEN_TAG[game_field], uv(len(game_decision)))
     )
-    return len_field(2, body)  # PlayResponse.decision_request
+    # PlayResponse.decision_request; the decision is copied once, into the result.
+    return b"".join((LEN_TAG[2], uv(len(head) + len(game_decision)), head, game_decision))
 
 
 _NANOS_OF_MS = tuple(uint_field(2, ms * 1_000_000) if ms else b"" for ms in range(1000))
 _secs_memo: list[Any] = [-1, b""]  # the last whole second's Timestamp.seconds field
-
-
-def _deadline_field(secs: int, ms: int) -> bytes:
-    """``DecisionRequest.deadline`` (field 7): a Timestamp of ``secs`` and ``ms``."""
-    if _secs_memo[0] != secs:
-        _secs_memo[:] = [secs, uint_field(1, secs)]
-    return len_field(7, _secs_memo[1] + _NANOS_OF_MS[ms])
 
 
 _last_deal: list[Any] = [None, b""]  # (record, bytes): every seat gets the same result

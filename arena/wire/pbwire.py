@@ -18,6 +18,12 @@ from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 def varint(n: int) -> bytes:
     if n < 0:
         n += 1 << 64  # int32/uint64 negatives are ten-byte two's complement
+    if n < 0x200000:  # up to three bytes (request ids...): no loop
+        if n < 0x80:
+            return bytes((n,))
+        if n < 0x4000:
+            return bytes((n & 0x7F | 0x80, n >> 7))
+        return bytes((n & 0x7F | 0x80, n >> 7 & 0x7F | 0x80, n >> 14))
     out = bytearray()
     while n > 0x7F:
         out.append(n & 0x7F | 0x80)
