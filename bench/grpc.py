@@ -86,50 +86,41 @@ def children() -> list[int]:
     return out
 
 
-class CpuMeter:
-    """CPU microseconds per round trip on each side (this process; the client processes)
-    between two marks, so start-up and shut-down do not count."""
-
-    def __init__(self) -> None:
-        self.first: tuple[float, float, int] | None = None
-        self.last: tuple[float, float, int] | None = None
-
-    def mark(self, count: int, clients: list[int]) -> None:
-        sample = (cpu_seconds(), sum(cpu_seconds(p) for p in clients), count)
-        if self.first is None:
-            self.first = sample
-        self.last = sample
-
-    def per_trip(self) -> tuple[float, float]:
-        if self.first is None or self.last is None or self.last[2] == self.first[2]:
-            return 0.0, 0.0
-        n = self.last[2] - self.first[2]
-        return (
-            1e6 * (self.last[0] - self.first[0]) / n,
-            1e6 * (self.last[1] - self.first[1]) / n,
-        )
-
-
 class Meter:
-    """The hosted tournament's display: marks the CPU meter as each match ends."""
+    """Marks taken as round trips (or matches) finish: the time, the count so far, and the
+    CPU time of this process and of the client processes."""
 
     def __init__(self) -> None:
-        self.cpu = CpuMeter()
-        self.bots: list[int] = []
+        self.marks: list[tuple[float, int, float, float]] = []
+        self.clients: list[int] = []
+
+    def mark(self, count: int) -> None:
+        clients = sum(cpu_seconds(p) for p in self.clients)
+        self.marks.append((time.perf_counter(), count, cpu_seconds(), clients))
 
     def update(self, record: dict[str, object], decisions: int) -> None:
-        if not self.bots:
-            self.bots = children()
-        self.cpu.mark(decisions, self.bots)
+        """The hosted tournament's display hook: a match has ended."""
+        if not self.clients:
+            self.clients = children()
+        self.mark(decisions)
+
+    def cpu_per_count(self, skip: int = 0) -> tuple[float, float]:
+        """CPU microseconds per count (this process, the clients) from mark ``skip`` to the
+        last, so that start-up and shut-down do not count. A tournament's tables start
+        together and their matches are the same length, so they end in waves: the work
+        done after the first wave ends is what the matches ending later count."""
+        first, last = self.marks[skip], self.marks[-1]
+        n = last[1] - first[1]
+        return 1e6 * (last[2] - first[2]) / n, 1e6 * (last[3] - first[3]) / n
 
 
-def bench_arena(rounds: int) -> tuple[float, CpuMeter]:
+def bench_arena(rounds: int) -> tuple[float, Meter]:
     config = RunConfig(rounds=rounds, bots=["random"] * 4, seed=1)
     plan = make_plan(config)
     meter = Meter()
     with tempfile.TemporaryDirectory() as tmp, ResultsWriter(Path(tmp)) as writer:
         decisions, seconds = run_hosted_tournament(config, plan, writer, display=meter)
-    return decisions / seconds, meter.cpu
+    return decisions / seconds, meter
 
 
 # --------------------------------------------------------------------- the floor
@@ -197,7 +188,7 @@ class Floor:
         await answered
 
 
-async def bench_floor(round_trips: int, tables: int) -> tuple[float, CpuMeter]:
+async def bench_floor(round_trips: int, tables: int) -> tuple[float, Meter]:
     floor = Floor(sample_request())
     server, port = await start_server(floor, "127.0.0.1:0")  # type: ignore[arg-type]
     procs = [
@@ -211,24 +202,29 @@ async def bench_floor(round_trips: int, tables: int) -> tuple[float, CpuMeter]:
         for i in range(per_table):
             await floor.round_trip((t + i) % CLIENTS)
 
-    meter = CpuMeter()
-    pids = [p.pid for p in procs]
-    meter.mark(0, pids)
-    start = time.perf_counter()
+    meter = Meter()
+    meter.clients = [p.pid for p in procs]
+    meter.mark(0)
     await asyncio.gather(*(table(t) for t in range(tables)))
-    elapsed = time.perf_counter() - start
-    meter.mark(per_table * tables, pids)
+    meter.mark(per_table * tables)
+    rate = per_table * tables / (meter.marks[-1][0] - meter.marks[0][0])
     for out, _ in floor.streams:
         out.put(None)
     for p in procs:  # off the loop: the server must still send the goodbyes
         await asyncio.to_thread(p.wait)
     await server.stop(0.5)
-    return per_table * tables / elapsed, meter
+    return rate, meter
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=40, help="tournament rounds (4 random bots)")
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=48,
+        help="tournament rounds (4 random bots); a multiple of the tables in play (16), so "
+        "that the last wave of matches is whole",
+    )
     parser.add_argument(
         "--repeat", type=int, default=3, help="floor/arena pairs, one after the other"
     )
@@ -245,11 +241,11 @@ def main() -> None:
     # arena measured back to back, and the summary is the median pair.
     pairs = []
     for n in range(1, args.repeat + 1):
-        floor, floor_cpu = asyncio.run(bench_floor(20000, tables))
-        arena, arena_cpu = bench_arena(args.rounds)
+        floor, floor_meter = asyncio.run(bench_floor(20000, tables))
+        arena, arena_meter = bench_arena(args.rounds)
+        server, clients = floor_meter.cpu_per_count()
+        referee, bots = arena_meter.cpu_per_count(skip=tables - 1)
         pairs.append((arena / floor, floor, arena))
-        server, clients = floor_cpu.per_trip()
-        referee, bots = arena_cpu.per_trip()
         print(
             f"#{n}  floor {floor:,.0f} rt/s (CPU/rt: server {server:.0f} us, "
             f"clients {clients:.0f} us)  arena {arena:,.0f} decisions/s (CPU/decision: "

@@ -24,7 +24,7 @@ import pytest
 
 import bots
 from arena.cards import Card
-from arena.referee.host import HostError, bot_command, check_launchable
+from arena.referee.host import BOT_CAPACITY, HostError, bot_command, check_launchable
 from arena.truf.replay import actions_of, group_by_match, rules_of
 from arena.truf.state import DealSpec, TrufMatch
 
@@ -172,7 +172,7 @@ def test_the_js_bot_is_launched_with_node() -> None:
     cmd = bot_command("js", "127.0.0.1:5", "tok", "0:js")
     assert Path(cmd[0]).name == "node" and cmd[1] == str(JS_DIR / "bot.js")
     assert cmd[2:] == ["--connect", "127.0.0.1:5", "--token", "tok", "--seed", "0:js",
-                       "--capacity", "8"]  # fmt: skip
+                       "--capacity", str(BOT_CAPACITY)]  # fmt: skip
 
 
 def test_a_js_bot_that_cannot_start_is_explained(
