@@ -566,12 +566,6 @@ _GROUP_OF: dict[str, Callable[[Any], dict[str, Any]]] = {
 }
 
 
-def _view_from_lite(m: Any) -> SeatView:
-    fields = _scalars(m)
-    fields.update(_collections(m))
-    return SeatView(**fields)
-
-
 class WireView:
     """A seat's view as the SDK hands it to a bot: a ``SeatView`` decoded from the wire
     as the bot reads it.
@@ -665,8 +659,8 @@ class WireView:
 
 
 def view_from_bytes(data: bytes) -> SeatView:
-    """The ``SeatView`` of a serialized ``TrufView``."""
-    return _view_from_lite(_ViewLite.FromString(data))
+    """The ``SeatView`` of a serialized ``TrufView``, every field decoded."""
+    return WireView(data).materialize()
 
 
 def view_from_proto(msg: pb.TrufView) -> SeatView:
@@ -675,14 +669,7 @@ def view_from_proto(msg: pb.TrufView) -> SeatView:
     Raises ``ValueError`` for a message that is not a view (an unknown card code, an
     unknown variant or phase...).
     """
-    return _view_from_lite(_ViewLite.FromString(msg.SerializeToString()))
-
-
-def decision_from_bytes(data: bytes) -> tuple[SeatView, tuple[Action, ...]]:
-    """The view and the legal actions of a serialized ``TrufDecision``."""
-    lite = _DecisionLite.FromString(data)
-    legal: tuple[Action, ...] = tuple([_action_of_bytes(a) for a in lite.legal_actions])
-    return view_from_bytes(lite.view), legal
+    return view_from_bytes(msg.SerializeToString())
 
 
 def wire_decision(data: bytes) -> tuple[WireView, tuple[Action, ...]]:
@@ -693,9 +680,16 @@ def wire_decision(data: bytes) -> tuple[WireView, tuple[Action, ...]]:
     return WireView(lite.view), legal
 
 
+def decision_from_bytes(data: bytes) -> tuple[SeatView, tuple[Action, ...]]:
+    """The ``SeatView`` and the legal actions of a serialized ``TrufDecision``, all
+    decoded at once."""
+    view, legal = wire_decision(data)
+    return view.materialize(), legal
+
+
 def decision_from_proto(msg: pb.TrufDecision) -> tuple[SeatView, tuple[Action, ...]]:
-    """The view and the legal actions of a ``TrufDecision`` (what ``Bot.act`` is given).
-    Raises ``ValueError`` (``ActionFormatError`` for a legal action) if unreadable."""
+    """The ``SeatView`` and the legal actions of a ``TrufDecision``. Raises ``ValueError``
+    (``ActionFormatError`` for a legal action) if unreadable."""
     return decision_from_bytes(msg.SerializeToString())
 
 
