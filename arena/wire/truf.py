@@ -14,8 +14,9 @@ code, each played card, each action), with the pieces that recur in many views
 once, in C, into the message (about 9 us). Decoding reads the bytes through
 private twins of the messages whose nested messages are plain ``bytes``, so the
 tricks, bids and actions seen before are dict look-ups (about 20 us instead of
-115). ``tests/test_wire_truf.py`` checks both against the protobuf API, view by
-view, over random matches.
+115); the SDK's ``WireView`` decodes a view only as far as the bot reads it.
+``tests/test_wire_truf.py`` checks both against the protobuf API, view by view, over
+random matches.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from arena.truf.bidding import PAIRS, SINGLES
 from arena.truf.errors import ActionFormatError
 from arena.truf.state import Phase
 from arena.truf.view import PlayedCard, SeatView, Trick
+from arena.wire.pbwire import SMALL as _SMALL
 from arena.wire.pbwire import len_field as _len
 from arena.wire.pbwire import lite_class
 from arena.wire.pbwire import str_field as _str
@@ -307,7 +309,6 @@ _LEGAL_OF_ID: dict[int, bytes] = {id(a): _len(2, _action_body(a)) for a in _INTE
 _legal_of_id = cast(Callable[[int], bytes], _LEGAL_OF_ID.get)  # a miss: None, as above
 _item_get, _item_fill = _cache(lambda action: _len(2, _action_body(action)), limit=16384)
 _VIEW_TAG = _key(1, 2)  # TrufDecision.view
-_SMALL = tuple(_uv(n) for n in range(2048))  # varints 0..2047
 
 
 def view_bytes(v: SeatView) -> bytes:
@@ -572,7 +573,8 @@ class WireView:
 
     It has every field, property and method of ``SeatView``, iterates, indexes,
     compares and hashes as the ``SeatView`` it decodes to (``materialize()`` returns
-    that), so a bot plays the same in-process and over gRPC. A scalar field is decoded
+    that), so a bot plays the same in-process and over gRPC.
+
     The fields are decoded in two groups, each when one of its fields is first read:
     the scalars (seat, phase, trump, mode...), and the collections (the hand, the
     tricks, the bids...). A bot that reads only a scalar or two never pays for the
