@@ -105,7 +105,7 @@ def play_match(
                 match.apply(seat, legal[0])
                 continue
             try:
-                choice = bots[seat].act(match.view(seat), legal)
+                choice = bots[seat].act(match.lazy_view(seat), legal)
                 if type(choice) is int:
                     if not 0 <= choice < len(legal):
                         raise IndexError(f"index {choice} outside the {len(legal)} legal actions")

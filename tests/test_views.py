@@ -301,3 +301,53 @@ def test_view_hides_trump_and_mode_until_set() -> None:
     m.apply(0, m.legal_actions(0)[1])
     assert m.view(1).mode in (Mode.ATAS, Mode.BAWAH)
     assert m.view(1).phase == "play" and m.view(1).to_act == (0,)
+
+
+# ------------------------------------------------------------------ lazy views
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [TrufRules(variant=Variant.CLASSIC, deals=3), TrufRules(variant=Variant.TARGET, deals=3)],
+    ids=["classic", "target"],
+)
+def test_lazy_view_is_the_view_of_its_moment_for_every_seat_and_decision(rules: TrufRules) -> None:
+    """What in-process bots get (``lazy_view``, built when first read) equals ``view`` for
+    every seat at every step, C11's owner case included, and does not change as play
+    goes on: it is read only after the rest of the match has been played."""
+    import random
+
+    from arena.truf.view import LazyView
+
+    for seed in range(3):
+        m = TrufMatch(rules, seed=seed)
+        rng = random.Random(seed)
+        taken: list[tuple[object, SeatView]] = []
+        owner_cases = 0
+        while not m.is_over:
+            for seat in range(4):
+                lazy = m.lazy_view(seat)
+                taken.append((lazy, m.view(seat)))
+                owner_cases += not isinstance(lazy, LazyView)
+            for seat in m.to_act():
+                m.apply(seat, rng.choice(m.legal_actions(seat)))
+        assert m.lazy_view(0) == m.view(0)  # the match's end, too
+        for lazy, eager in taken:
+            built = lazy.materialize() if isinstance(lazy, LazyView) else lazy
+            assert lazy == eager and eager == built and type(built) is SeatView
+            assert tuple(lazy) == tuple(eager)  # type: ignore[arg-type]
+            assert lazy.seat == eager.seat and lazy.match_id == eager.match_id  # type: ignore[attr-defined]
+            assert lazy.hand == eager.hand and lazy.led_suit == eager.led_suit  # type: ignore[attr-defined]
+            assert hash(lazy) == hash(eager)
+        if rules.variant is Variant.CLASSIC:
+            assert owner_cases  # a face-down trump's owner gets the eager view (C11)
+
+
+def test_a_lazy_view_cannot_be_changed() -> None:
+    m = match(BREAK)
+    view = m.lazy_view(0)
+    with pytest.raises(AttributeError):
+        view.hand = ()  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        view.seat = 1  # type: ignore[misc]
+    assert view.hand == tuple(sorted(BREAK[0]))

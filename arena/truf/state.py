@@ -45,7 +45,7 @@ from arena.truf.events import (
 from arena.truf.replay import deal_record
 from arena.truf.rules import TrufRules
 from arena.truf.tricks import legal_play_mask, trick_winner
-from arena.truf.view import PlayedCard, SeatView, Trick
+from arena.truf.view import LazyView, PlayedCard, SeatView, Trick
 
 SEATS = 4  # ruling C1
 HAND_SIZE = 13
@@ -150,6 +150,7 @@ class TrufMatch:
     _totals_before: tuple[int, ...]
     _bid_info: tuple[object, ...]
     _deal_start: int
+    _pub: tuple[Any, ...] | None  # see _snapshot
 
     def __init__(
         self,
@@ -184,6 +185,7 @@ class TrufMatch:
         self.deal_no = 0
         self.dealer = random.Random(f"truf:{seed}:dealer").randrange(SEATS)  # C7, deal 1
         self.phase = Phase.BID
+        self._pub = None
         self._start_deal()
 
     # ----------------------------------------------------------------- queries
@@ -251,33 +253,46 @@ class TrufMatch:
         """Everything ``seat`` may know now, and nothing more.
 
         Built from tuples the match keeps up to date as it goes (the deal's constants,
-        the revealed bids, the open trick), so a view costs a few tuple joins.
+        the revealed bids, the open trick), so a view costs one tuple build.
         """
-        trick = self._trick_pub
-        if self._trick_owned >> seat & 1:  # C11: only the owner sees its face-down card
+        pub = self._pub or self._snapshot()
+        return _make_view(pub, seat, self.hand(seat), self._trick_seen_by(seat, pub))
+
+    def lazy_view(self, seat: int) -> SeatView:
+        """The same view as ``view(seat)``, built only when the bot first reads a field
+        other than ``seat`` or ``match_id`` (a ``MatchView``; see ``LazyView``). It
+        keeps what the seat may know now, however the match goes on."""
+        pub = self._pub or self._snapshot()
+        if self._trick_owned >> seat & 1:
+            return _make_view(pub, seat, self.hand(seat), self._trick_seen_by(seat, pub))
+        return MatchView(pub, seat, self._hands[seat])  # type: ignore[return-value]
+
+    def _snapshot(self) -> tuple[Any, ...]:
+        """The public state every seat's view shares, kept until the next ``apply``."""
+        pub = self._pub = (
+            self._head,
+            self._deal_info,
+            self.phase,
+            self.to_act(),
+            self._bid_info,
+            self._closed,
+            self._leader_pub,
+            self._trick_pub,
+            self._broken,
+            self._won_t,
+            self._totals_before,
+        )
+        return pub
+
+    def _trick_seen_by(self, seat: int, pub: tuple[Any, ...]) -> tuple[PlayedCard, ...]:
+        """The open trick as ``seat`` sees it: C11, only the owner sees its face-down card."""
+        trick: tuple[PlayedCard, ...] = pub[_PUB_TRICK]
+        if self._trick_owned >> seat & 1:
             trick = tuple(
                 p if p.seat != seat else p._replace(card=self._trick[i][1])
                 for i, p in enumerate(trick)
             )
-        hand = self._hand_cache[seat]
-        if hand is None:
-            hand = self._hand_cache[seat] = cards_of(self._hands[seat])
-        return _tuple_new(
-            SeatView,
-            self._head
-            + (seat,)
-            + self._deal_info
-            + (self.phase, self.to_act(), hand)
-            + self._bid_info
-            + (
-                self._closed,
-                self._leader_pub,
-                trick,
-                self._broken,
-                self._won_t,
-                self._totals_before,
-            ),
-        )
+        return trick
 
     # ----------------------------------------------------------------- actions
 
@@ -292,6 +307,7 @@ class TrufMatch:
             self._choose_mode(seat, action)
         else:
             raise RuleError(seat, action, self._r("C1", "T1"), "the match is over")
+        self._pub = None  # the views' shared state is stale now (a refused action keeps it)
 
     def _r(self, classic: str, target: str) -> str:
         return target if self._target else classic
@@ -563,3 +579,66 @@ _CARD_SET = frozenset(range(52))  # plain ints 0..51 also name cards (Card is an
 _MODE_SET = frozenset(Mode)
 _OP_SET = frozenset(DeclareOp)
 _tuple_new = tuple.__new__
+
+
+# Positions in the snapshot tuple (see TrufMatch._snapshot).
+_PUB_TRICK = 7
+
+
+def _make_view(
+    pub: tuple[Any, ...], seat: int, hand: tuple[Card, ...], trick: tuple[PlayedCard, ...]
+) -> SeatView:
+    """A ``SeatView`` from a match snapshot: its shared state, the seat and what is the
+    seat's own (its hand, and the open trick with its face-down card shown to it)."""
+    head, info, phase, to_act, bid_info, closed, leader, _, broken, won, totals = pub
+    return _tuple_new(
+        SeatView,
+        (*head, seat, *info, phase, to_act, hand, *bid_info)
+        + (closed, leader, trick, broken, won, totals),
+    )
+
+
+class MatchView(LazyView):
+    """What ``TrufMatch.lazy_view`` gives in-process bots: a view that builds its
+    ``SeatView`` when a field other than ``seat`` or ``match_id`` is first read.
+
+    It holds the match's snapshot of the moment (immutable tuples), never the match, so
+    it does not change as play goes on. Only a seat with no face-down card of its own
+    in the open trick gets one (C11: that card needs the seat's own copy of the trick).
+    """
+
+    __slots__ = ("_pub", "_seat", "_hand", "_view")
+
+    def __init__(self, pub: tuple[Any, ...], seat: int, hand: int) -> None:
+        self._pub = pub
+        self._seat = seat
+        self._hand = hand
+        self._view: SeatView | None = None
+
+    @property
+    def seat(self) -> int:
+        return self._seat
+
+    @property
+    def match_id(self) -> str:
+        match_id: str = self._pub[0][2]
+        return match_id
+
+    def materialize(self) -> SeatView:
+        view = self._view
+        if view is None:
+            pub = self._pub
+            view = self._view = _make_view(pub, self._seat, cards_of(self._hand), pub[_PUB_TRICK])
+        return view
+
+
+def _field(index: int) -> property:
+    return property(
+        lambda self: self.materialize()[index], doc=f"SeatView.{SeatView._fields[index]}"
+    )
+
+
+for _i, _name in enumerate(SeatView._fields):
+    if _name not in ("seat", "match_id"):
+        setattr(MatchView, _name, _field(_i))
+del _i, _name

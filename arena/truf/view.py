@@ -9,7 +9,8 @@ other seat (C11).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Iterator
+from typing import Any, NamedTuple
 
 from arena.cards import Card
 from arena.truf.actions import Bid, Declare, Mode
@@ -69,3 +70,51 @@ class SeatView(NamedTuple):
             if self.direction == "ccw"
             else (seat + 1) % len(self.names)
         )
+
+
+class LazyView:
+    """A seat's view that builds its ``SeatView`` only when first read.
+
+    It has every field, property and method of ``SeatView``, iterates, indexes, compares
+    and hashes as the ``SeatView`` it stands for (``materialize()`` returns that), and is
+    read-only. It is not a ``SeatView`` instance: ``isinstance`` is False. Two kinds exist:
+    the engine's (``arena.truf.state.MatchView``, what in-process bots get) and the SDK's
+    (``arena.wire.truf.WireView``, decoded from the wire). A subclass gives
+    ``materialize`` and the fields.
+    """
+
+    __slots__ = ()
+
+    _fields = SeatView._fields
+    led_suit = SeatView.led_suit
+    next_seat = SeatView.next_seat
+
+    def materialize(self) -> SeatView:
+        """The ``SeatView`` itself, every field built."""
+        raise NotImplementedError(f"{type(self).__name__} must define materialize()")
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.materialize())
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __getitem__(self, index: Any) -> Any:
+        return self.materialize()[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyView):
+            other = other.materialize()
+        return self.materialize() == other
+
+    def __hash__(self) -> int:
+        return hash(self.materialize())
+
+    def __repr__(self) -> str:
+        return repr(self.materialize())
+
+    def _replace(self, **changes: Any) -> SeatView:
+        return self.materialize()._replace(**changes)
+
+    def _asdict(self) -> dict[str, Any]:
+        return self.materialize()._asdict()

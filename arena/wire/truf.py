@@ -21,7 +21,7 @@ random matches.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
 from arena._proto.truf.arena.v1 import truf_pb2 as pb
@@ -42,7 +42,7 @@ from arena.truf.actions import (
 from arena.truf.bidding import PAIRS, SINGLES
 from arena.truf.errors import ActionFormatError
 from arena.truf.state import Phase
-from arena.truf.view import PlayedCard, SeatView, Trick
+from arena.truf.view import LazyView, PlayedCard, SeatView, Trick
 from arena.wire.pbwire import SMALL as _SMALL
 from arena.wire.pbwire import len_field as _len
 from arena.wire.pbwire import lite_class
@@ -567,7 +567,7 @@ _GROUP_OF: dict[str, Callable[[Any], dict[str, Any]]] = {
 }
 
 
-class WireView:
+class WireView(LazyView):
     """A seat's view as the SDK hands it to a bot: a ``SeatView`` decoded from the wire
     as the bot reads it.
 
@@ -610,10 +610,6 @@ class WireView:
     tricks_won: tuple[int, ...]
     totals: tuple[int, ...]
 
-    _fields = SeatView._fields
-    led_suit = SeatView.led_suit
-    next_seat = SeatView.next_seat
-
     def __init__(self, data: bytes) -> None:
         self.__dict__["_lite"] = _ViewLite.FromString(data)
 
@@ -632,32 +628,6 @@ class WireView:
     def materialize(self) -> SeatView:
         """The ``SeatView`` itself, every field decoded."""
         return SeatView._make([getattr(self, f) for f in self._fields])
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self.materialize())
-
-    def __len__(self) -> int:
-        return len(self._fields)
-
-    def __getitem__(self, index: Any) -> Any:
-        return self.materialize()[index]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, WireView):
-            other = other.materialize()
-        return self.materialize() == other
-
-    def __hash__(self) -> int:
-        return hash(self.materialize())
-
-    def __repr__(self) -> str:
-        return repr(self.materialize())
-
-    def _replace(self, **changes: Any) -> SeatView:
-        return self.materialize()._replace(**changes)
-
-    def _asdict(self) -> dict[str, Any]:
-        return self.materialize()._asdict()
 
 
 def view_from_bytes(data: bytes) -> SeatView:
