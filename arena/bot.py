@@ -3,9 +3,10 @@
 A bot receives its seat's view and the sorted list of legal actions, and returns
 one of those actions (or its index in the list). The same class plays in-process
 (``arena tournament --in-process``) and over gRPC through the SDK (``arena.sdk``),
-which turns the wire messages into the same actions and an equal view: a
-``WireView``, with every field, method and the equality of ``SeatView``, decoded as
-the bot reads it (use ``view.materialize()`` if you need the ``SeatView`` itself).
+which turns the wire messages into the same actions and an equal view. Either way
+the view is a ``LazyView`` (in-process a ``MatchView``, over gRPC a ``WireView``): every
+field, method and the equality of ``SeatView``, built as the bot reads it (use
+``view.materialize()`` if you need the ``SeatView`` itself).
 """
 
 from __future__ import annotations

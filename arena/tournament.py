@@ -97,22 +97,25 @@ def play_match(
     deals: list[dict[str, Any]] = []
     faults: list[dict[str, Any]] = []
     decisions = 0
-    while not match.is_over:
-        for seat in match.to_act():
-            legal = match.legal_actions(seat)
+    # The loop runs once per decision: its lookups are hoisted.
+    acts = [bot.act for bot in bots]
+    disqualified = book.disqualified
+    to_act, legal_actions = match.to_act, match.legal_actions
+    view_of, apply, finished = match.lazy_view, match.apply, match.finished
+    while seats := to_act():
+        for seat in seats:
+            legal = legal_actions(seat)
             decisions += 1
-            if book.disqualified[seat]:
-                match.apply(seat, legal[0])
+            if disqualified[seat]:
+                apply(seat, legal[0])
                 continue
             try:
-                choice = bots[seat].act(match.lazy_view(seat), legal)
+                choice = acts[seat](view_of(seat), legal)
                 if type(choice) is int:
                     if not 0 <= choice < len(legal):
                         raise IndexError(f"index {choice} outside the {len(legal)} legal actions")
-                    action = legal[choice]
-                else:
-                    action = choice
-                match.apply(seat, action)
+                    choice = legal[choice]
+                apply(seat, choice)
             except Exception as exc:  # a bot's bug is a fault, never a crash
                 kind = (
                     FaultKind.ILLEGAL
@@ -121,15 +124,17 @@ def play_match(
                 )
                 detail = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
                 faults.append(book.record(seat, kind, detail, deal=len(deals) + 1))
-                match.apply(seat, match.fallback_action(seat))
-        if match.finished:
-            for rec in match.finished:
+                apply(seat, match.fallback_action(seat))
+        if finished:
+            for rec in finished:
                 rec["faults"], faults = faults, []
                 deals.append(rec)
                 for bot in bots:
                     if has_hook(bot, "deal_over"):
                         call_hook(bot, "deal_over", game.deal_summary(rec))
-            match.finished.clear()
+            finished.clear()
+    if not match.is_over:
+        raise RuntimeError(f"match {ctx.match_id}: no seat is to act, yet it is not over")
     record = finish_match(game, ctx, names, match.totals, match.ranks, match.teams, deals, book)
     for seat, bot in enumerate(bots):
         if has_hook(bot, "match_over"):

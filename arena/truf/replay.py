@@ -16,6 +16,7 @@ from arena.truf.actions import BIDS, MODES, PLAYS, Action, Bid, Declare, Mode, d
 from arena.truf.errors import ActionFormatError, DealError, RuleError
 from arena.truf.events import (
     BidsRevealed,
+    CardPlayed,
     DealScored,
     DealStarted,
     Event,
@@ -59,6 +60,8 @@ def deal_record(
     chosen = False
     for e in events:
         kind = type(e)
+        if kind is CardPlayed:  # most events; the tricks record the cards
+            continue
         if kind is TrickClosed:
             assert isinstance(e, TrickClosed)
             tricks.append(

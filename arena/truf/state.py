@@ -142,6 +142,7 @@ class TrufMatch:
     _trick: list[tuple[int, Card]]
     _trick_pub: tuple[PlayedCard, ...]
     _trick_owned: int
+    _led: int | None
     _closed: tuple[Trick, ...]
     _broken: bool
     _won: list[int]
@@ -219,7 +220,8 @@ class TrufMatch:
         if phase is Phase.PLAY:
             if seat != self._turn:
                 return ()
-            return PLAY_SLICES.of_mask(self._legal_mask())
+            legal = self._legal_cache
+            return PLAY_SLICES.of_mask(legal if legal >= 0 else self._legal_mask())
         if phase is Phase.BID or phase is Phase.DECLARE:
             if self._bids[seat] is not None:
                 return ()
@@ -263,7 +265,7 @@ class TrufMatch:
         other than ``seat`` or ``match_id`` (a ``MatchView``; see ``LazyView``). It
         keeps what the seat may know now, however the match goes on."""
         pub = self._pub or self._snapshot()
-        if self._trick_owned >> seat & 1:
+        if self._trick_owned and self._trick_owned >> seat & 1:
             return _make_view(pub, seat, self.hand(seat), self._trick_seen_by(seat, pub))
         return MatchView(pub, seat, self._hands[seat])  # type: ignore[return-value]
 
@@ -273,7 +275,7 @@ class TrufMatch:
             self._head,
             self._deal_info,
             self.phase,
-            self.to_act(),
+            _ONE[self._turn] if self.phase is Phase.PLAY else self.to_act(),
             self._bid_info,
             self._closed,
             self._leader_pub,
@@ -400,9 +402,8 @@ class TrufMatch:
     def _legal_mask(self) -> int:
         legal = self._legal_cache
         if legal < 0:
-            led = self._trick[0][1] // 13 if self._trick else None
             legal = self._legal_cache = legal_play_mask(
-                self._hands[self._turn], led, self._trump, self._broken, self._target
+                self._hands[self._turn], self._led, self._trump, self._broken, self._target
             )
         return legal
 
@@ -418,15 +419,20 @@ class TrufMatch:
             raise RuleError(seat, action, self._r("C8", "T5"), f"{card!r} is not a card")
         card = CARDS[card]  # the interned card
         bit = 1 << card
-        hand = self._hands[seat]
-        if not self._legal_mask() & bit:
-            self._refuse_play(seat, action, hand)
-        self._hands[seat] = hand ^ bit
+        legal = self._legal_cache
+        if legal < 0:
+            legal = self._legal_mask()
+        if not legal & bit:
+            self._refuse_play(seat, action, self._hands[seat])
+        self._hands[seat] ^= bit
         self._hand_cache[seat] = None
         self._legal_cache = -1
         trick = self._trick
         trick.append((seat, card))
-        if self._face_down and card // 13 == self._trump:  # C11: trumps go face down
+        suit = card // 13
+        if self._led is None:
+            self._led = suit
+        if self._face_down and suit == self._trump:  # C11: trumps go face down
             self._trick_pub += (_tuple_new(PlayedCard, (seat, None, True)),)
             self._trick_owned |= 1 << seat
             self.events.append(_tuple_new(CardPlayed, (seat, card, True)))
@@ -469,6 +475,7 @@ class TrufMatch:
         self._trick = []
         self._trick_pub = ()
         self._trick_owned = 0
+        self._led = None
         if number == TRICKS:
             self._score_deal()
         else:
@@ -548,6 +555,7 @@ class TrufMatch:
         self._leader = -1
         self._leader_pub = None
         self._trick = []
+        self._led = None  # the open trick's suit (a face-down lead is trump, C11)
         self._trick_pub = ()
         self._trick_owned = 0  # seats with a face-down card in the open trick (bits)
         self._closed = ()
