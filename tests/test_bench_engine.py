@@ -1,0 +1,45 @@
+"""bench/engine.py runs both sides and ends with ``deals/s: N``; ``--only`` runs one side
+(for callgrind). Not timed: speed is the bench's to report, never a test's."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "bench/engine.py", "--deals", "13", "--repeat", "1", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_the_engine_bench_reports_both_sides_and_ends_with_deals_per_second() -> None:
+    out = bench()
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("baseline (bare loop")
+    assert re.fullmatch(r"engine / baseline: \d+\.\d\d", lines[2])
+    assert re.fullmatch(r"deals/s: [1-9]\d*", lines[-1])
+
+
+def test_only_runs_one_side() -> None:
+    engine = bench("--only", "engine").stdout.splitlines()
+    assert engine[0].startswith("engine (") and engine[-1].startswith("deals/s: ")
+    assert not any(line.startswith("baseline") for line in engine)
+    baseline = bench("--only", "baseline").stdout.splitlines()
+    assert len(baseline) == 1 and baseline[0].startswith("baseline (bare loop")
+
+
+def test_a_wrong_argument_is_an_error_not_a_traceback() -> None:
+    out = bench("--deals", "0")
+    assert out.returncode == 2
+    assert "--deals and --repeat must be at least 1" in out.stderr
+    assert "Traceback" not in out.stderr
