@@ -221,7 +221,7 @@ class TrufMatch:
             if seat != self._turn:
                 return ()
             legal = self._legal_cache
-            return PLAY_SLICES.of_mask(legal if legal >= 0 else self._legal_mask())
+            return PLAY_SLICES.of_mask(legal if legal >= 0 else self._new_legal_mask())
         if phase is Phase.BID or phase is Phase.DECLARE:
             if self._bids[seat] is not None:
                 return ()
@@ -258,15 +258,15 @@ class TrufMatch:
         the revealed bids, the open trick), so a view costs one tuple build.
         """
         pub = self._pub or self._snapshot()
-        return _make_view(pub, seat, self.hand(seat), self._trick_seen_by(seat, pub))
+        return _make_view(pub, seat, self.hand(seat), self._trick_seen_by(seat))
 
     def lazy_view(self, seat: int) -> SeatView:
         """The same view as ``view(seat)``, built only when the bot first reads a field
         other than ``seat`` or ``match_id`` (a ``MatchView``; see ``LazyView``). It
         keeps what the seat may know now, however the match goes on."""
+        if self._trick_owned >> seat & 1:  # C11: its own face-down card; see MatchView
+            return self.view(seat)
         pub = self._pub or self._snapshot()
-        if self._trick_owned and self._trick_owned >> seat & 1:
-            return _make_view(pub, seat, self.hand(seat), self._trick_seen_by(seat, pub))
         return MatchView(pub, seat, self._hands[seat])  # type: ignore[return-value]
 
     def _snapshot(self) -> tuple[Any, ...]:
@@ -286,9 +286,9 @@ class TrufMatch:
         )
         return pub
 
-    def _trick_seen_by(self, seat: int, pub: tuple[Any, ...]) -> tuple[PlayedCard, ...]:
+    def _trick_seen_by(self, seat: int) -> tuple[PlayedCard, ...]:
         """The open trick as ``seat`` sees it: C11, only the owner sees its face-down card."""
-        trick: tuple[PlayedCard, ...] = pub[_PUB_TRICK]
+        trick = self._trick_pub
         if self._trick_owned >> seat & 1:
             trick = tuple(
                 p if p.seat != seat else p._replace(card=self._trick[i][1])
@@ -399,12 +399,12 @@ class TrufMatch:
         self._leader = self._turn = self._leader_pub = self._high  # C8/T5: high bidder leads
         self._legal_cache = -1
 
-    def _legal_mask(self) -> int:
-        legal = self._legal_cache
-        if legal < 0:
-            legal = self._legal_cache = legal_play_mask(
-                self._hands[self._turn], self._led, self._trump, self._broken, self._target
-            )
+    def _new_legal_mask(self) -> int:
+        """The turn's legal cards (C9/C10, T5), kept in ``_legal_cache`` until the next
+        play; callers read the cache first (-1: not computed)."""
+        legal = self._legal_cache = legal_play_mask(
+            self._hands[self._turn], self._led, self._trump, self._broken, self._target
+        )
         return legal
 
     def _play(self, seat: int, action: Action) -> None:
@@ -421,7 +421,7 @@ class TrufMatch:
         bit = 1 << card
         legal = self._legal_cache
         if legal < 0:
-            legal = self._legal_mask()
+            legal = self._new_legal_mask()
         if not legal & bit:
             self._refuse_play(seat, action, self._hands[seat])
         self._hands[seat] ^= bit
