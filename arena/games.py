@@ -7,7 +7,7 @@ all come from here, so Truco or Ruff & Trump can join as further ``Game``s.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -40,6 +40,17 @@ class Match(Protocol):
 
     def apply(self, seat: int, action: Any) -> None: ...
     def fallback_action(self, seat: int) -> Any: ...
+    def run(
+        self,
+        acts: list[Callable[[Any, Sequence[Any]], Any] | None],
+        on_fault: Callable[[int, Exception], None],
+        on_deal: Callable[[dict[str, Any]], None],
+    ) -> int:
+        """Play to the end in-process, as ``apply`` would step by step: ask
+        ``acts[seat](lazy_view, legal)`` for each decision (None: the fallback, unasked),
+        report a raising or illegal answer to ``on_fault`` and play the fallback, and pass
+        each finished deal's record to ``on_deal``. Returns the decisions taken."""
+        ...
 
 
 class Game(Protocol):

@@ -96,45 +96,24 @@ def play_match(
     book = FaultBook(len(bots), strike_limit)
     deals: list[dict[str, Any]] = []
     faults: list[dict[str, Any]] = []
-    decisions = 0
-    # The loop runs once per decision: its lookups are hoisted.
-    acts = [bot.act for bot in bots]
-    disqualified = book.disqualified
-    to_act, legal_actions = match.to_act, match.legal_actions
-    view_of, apply, finished = match.lazy_view, match.apply, match.finished
-    while seats := to_act():
-        for seat in seats:
-            legal = legal_actions(seat)
-            decisions += 1
-            if disqualified[seat]:
-                apply(seat, legal[0])
-                continue
-            try:
-                choice = acts[seat](view_of(seat), legal)
-                if type(choice) is int:
-                    if not 0 <= choice < len(legal):
-                        raise IndexError(f"index {choice} outside the {len(legal)} legal actions")
-                    choice = legal[choice]
-                apply(seat, choice)
-            except Exception as exc:  # a bot's bug is a fault, never a crash
-                kind = (
-                    FaultKind.ILLEGAL
-                    if isinstance(exc, RuleError | IndexError)
-                    else FaultKind.CRASH
-                )
-                detail = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
-                faults.append(book.record(seat, kind, detail, deal=len(deals) + 1))
-                apply(seat, match.fallback_action(seat))
-        if finished:
-            for rec in finished:
-                rec["faults"], faults = faults, []
-                deals.append(rec)
-                for bot in bots:
-                    if has_hook(bot, "deal_over"):
-                        call_hook(bot, "deal_over", game.deal_summary(rec))
-            finished.clear()
-    if not match.is_over:
-        raise RuntimeError(f"match {ctx.match_id}: no seat is to act, yet it is not over")
+    acts: list[Any] = [bot.act for bot in bots]
+
+    def on_fault(seat: int, exc: Exception) -> None:
+        kind = FaultKind.ILLEGAL if isinstance(exc, RuleError | IndexError) else FaultKind.CRASH
+        detail = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+        faults.append(book.record(seat, kind, detail, deal=len(deals) + 1))
+        if book.disqualified[seat]:
+            acts[seat] = None  # its seat plays the fallback from now on, unasked
+
+    def on_deal(record: dict[str, Any]) -> None:
+        nonlocal faults
+        record["faults"], faults = faults, []
+        deals.append(record)
+        for bot in bots:
+            if has_hook(bot, "deal_over"):
+                call_hook(bot, "deal_over", game.deal_summary(record))
+
+    decisions = match.run(acts, on_fault, on_deal)
     record = finish_match(game, ctx, names, match.totals, match.ranks, match.teams, deals, book)
     for seat, bot in enumerate(bots):
         if has_hook(bot, "match_over"):

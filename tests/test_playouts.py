@@ -228,7 +228,6 @@ def swapped(m: TrufMatch, a: int, ca: Card, b: int, cb: Card) -> TrufMatch:
     twin = copy.deepcopy(m)
     twin._hands[a] ^= (1 << ca) | (1 << cb)
     twin._hands[b] ^= (1 << ca) | (1 << cb)
-    twin._hand_cache = [None] * 4
     twin._declarations = [None] * 4
     twin._legal_cache = -1
     return twin

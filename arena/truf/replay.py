@@ -64,13 +64,9 @@ def deal_record(
             continue
         if kind is TrickClosed:
             assert isinstance(e, TrickClosed)
-            tricks.append(
-                {
-                    "leader": e.leader,
-                    "cards": [[s, CODES[c]] for s, c in e.cards],
-                    "winner": e.winner,
-                }
-            )
+            (s0, c0), (s1, c1), (s2, c2), (s3, c3) = e.cards  # four cards a trick (C1)
+            cards = [[s0, CODES[c0]], [s1, CODES[c1]], [s2, CODES[c2]], [s3, CODES[c3]]]
+            tricks.append({"leader": e.leader, "cards": cards, "winner": e.winner})
         elif kind is DealStarted:
             assert isinstance(e, DealStarted)
             rec.update(
@@ -79,7 +75,7 @@ def deal_record(
                 seats=list(names),
                 dealer=e.dealer,
                 direction=e.direction,
-                hands=[[CODES[c] for c in hand] for hand in e.hands],
+                hands=[[*map(CODES.__getitem__, hand)] for hand in e.hands],
                 redeals=e.redeals,
                 deal_source=e.source,
             )

@@ -8,7 +8,7 @@ Hands are 52-bit masks; see ``arena.cards``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -60,6 +60,11 @@ class Phase(StrEnum):
     MODE = "mode"
     PLAY = "play"
     OVER = "over"
+
+
+# The phases as module names: reading an Enum member off its class costs several times
+# a global read, and these are read on every decision.
+_BID, _DECLARE, _MODE, _PLAY, _OVER = Phase.BID, Phase.DECLARE, Phase.MODE, Phase.PLAY, Phase.OVER
 
 
 @dataclass(frozen=True)
@@ -128,7 +133,6 @@ class TrufMatch:
 
     # Per-deal state, reset by _start_deal (declared here for the type checker).
     _hands: list[int]  # card bitmasks per seat
-    _hand_cache: list[tuple[Card, ...] | None]
     _declarations: list[tuple[Declare, ...] | None]
     _bids: list[Bid | Declare | None]
     _bid_values: list[int]
@@ -178,14 +182,14 @@ class TrufMatch:
                 raise DealError(f"deal {spec.source}: dealer {spec.dealer} is not a seat")
         self._target = self.rules.is_target
         self._face_down = not self._target  # C11 is classic only; T5 plays trumps face up
-        self._bid_phase = Phase.DECLARE if self._target else Phase.BID
+        self._bid_phase = _DECLARE if self._target else _BID
         self.events: list[Event] = []
         # Replay records of finished deals, oldest first; a runner pops them as they come.
         self.finished: list[dict[str, Any]] = []
         self.totals = [0] * SEATS
         self.deal_no = 0
         self.dealer = random.Random(f"truf:{seed}:dealer").randrange(SEATS)  # C7, deal 1
-        self.phase = Phase.BID
+        self.phase = _BID
         self._pub = None
         self._start_deal()
 
@@ -193,7 +197,7 @@ class TrufMatch:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def teams(self) -> tuple[tuple[int, ...], ...]:
@@ -207,9 +211,9 @@ class TrufMatch:
     def to_act(self) -> tuple[int, ...]:
         """Seats whose decision is awaited now; during bidding, all that have not bid."""
         phase = self.phase
-        if phase is Phase.PLAY or phase is Phase.MODE:
+        if phase is _PLAY or phase is _MODE:
             return _ONE[self._turn]
-        if phase is Phase.OVER:
+        if phase is _OVER:
             return ()
         return tuple(s for s in range(SEATS) if self._bids[s] is None)
 
@@ -217,12 +221,12 @@ class TrufMatch:
         """Sorted legal actions of ``seat`` (cards by suit S, H, D, C then rank;
         declarations by size, cards, then op); empty when it is not to act."""
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             if seat != self._turn:
                 return ()
             legal = self._legal_cache
             return PLAY_SLICES.of_mask(legal if legal >= 0 else self._new_legal_mask())
-        if phase is Phase.BID or phase is Phase.DECLARE:
+        if phase is _BID or phase is _DECLARE:
             if self._bids[seat] is not None:
                 return ()
             if self._target:
@@ -233,7 +237,7 @@ class TrufMatch:
                     )
                 return cached
             return BID_SLICES.of_mask(self._hands[seat])
-        if phase is Phase.MODE and seat == self._turn:
+        if phase is _MODE and seat == self._turn:
             return MODE_CHOICES
         return ()
 
@@ -246,10 +250,7 @@ class TrufMatch:
         return legal[0]
 
     def hand(self, seat: int) -> tuple[Card, ...]:
-        cached = self._hand_cache[seat]
-        if cached is None:
-            cached = self._hand_cache[seat] = cards_of(self._hands[seat])
-        return cached
+        return cards_of(self._hands[seat])
 
     def view(self, seat: int) -> SeatView:
         """Everything ``seat`` may know now, and nothing more.
@@ -275,7 +276,7 @@ class TrufMatch:
             self._head,
             self._deal_info,
             self.phase,
-            _ONE[self._turn] if self.phase is Phase.PLAY else self.to_act(),
+            _ONE[self._turn] if self.phase is _PLAY else self.to_act(),
             self._bid_info,
             self._closed,
             self._leader_pub,
@@ -301,15 +302,96 @@ class TrufMatch:
     def apply(self, seat: int, action: Action) -> None:
         """Apply one seat's action, or raise ``RuleError`` naming seat, action and ruling."""
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is _PLAY:
             self._play(seat, action)
-        elif phase is Phase.BID or phase is Phase.DECLARE:
+        elif phase is _BID or phase is _DECLARE:
             self._bid(seat, action)
-        elif phase is Phase.MODE:
+        elif phase is _MODE:
             self._choose_mode(seat, action)
         else:
             raise RuleError(seat, action, self._r("C1", "T1"), "the match is over")
         self._pub = None  # the views' shared state is stale now (a refused action keeps it)
+
+    def run(
+        self,
+        acts: list[Decide | None],
+        on_fault: Callable[[int, Exception], None],
+        on_deal: Callable[[dict[str, Any]], None],
+    ) -> int:
+        """Play the match to its end in-process; return the number of decisions.
+
+        ``acts[seat](view, legal)`` answers each of the seat's decisions with an action
+        or its index in ``legal``; the view is a ``lazy_view``. A seat whose entry is
+        None plays its fallback without being asked. An answer that raises, or is not
+        legal, goes to ``on_fault(seat, exc)`` (``RuleError`` names the ruling) and the
+        seat plays its fallback; ``on_fault`` may set ``acts[seat]`` to None. Each
+        finished deal's replay record goes to ``on_deal`` and leaves ``finished``.
+
+        These are ``apply``'s checks, events and records: the play phase runs here in
+        one loop with the card checked against the turn's legal mask, and whatever that
+        check does not accept goes through ``apply`` for the ruling it breaks.
+        """
+        decisions = 0
+        finished = self.finished
+        while (phase := self.phase) is not _OVER:
+            if phase is _PLAY:
+                decisions += self._run_play(acts, on_fault)
+            else:
+                seats = self.to_act()
+                if not seats:
+                    raise RuntimeError(f"match {self.match_id}: {phase} phase, no seat to act")
+                for seat in seats:  # the bids, all at once (C3/T2), or the mode choice
+                    decisions += 1
+                    options = self.legal_actions(seat)
+                    act = acts[seat]
+                    if act is None:
+                        self.apply(seat, options[0])
+                        continue
+                    try:
+                        choice = act(self.lazy_view(seat), options)
+                        if type(choice) is int:
+                            choice = _by_index(options, choice)
+                        self.apply(seat, choice)
+                    except Exception as exc:
+                        on_fault(seat, exc)
+                        self.apply(seat, options[0])
+            if finished:
+                for record in finished:
+                    on_deal(record)
+                finished.clear()
+        return decisions
+
+    def _run_play(
+        self, acts: list[Decide | None], on_fault: Callable[[int, Exception], None]
+    ) -> int:
+        """``run`` for one deal's play phase (C8..C12, T5): until the deal is scored."""
+        decisions = 0
+        of_mask = PLAY_SLICES.of_mask
+        while self.phase is _PLAY:
+            seat = self._turn
+            mask = self._legal_cache
+            if mask < 0:
+                mask = self._new_legal_mask()
+            legal = of_mask(mask)
+            decisions += 1
+            act = acts[seat]
+            if act is None:
+                self._accept(seat, legal[0].card)
+                continue
+            try:
+                choice = act(self.lazy_view(seat), legal)
+                if type(choice) is int:
+                    choice = _by_index(legal, choice)
+                card = choice.card if type(choice) is Play else None
+                if type(card) is not Card or not mask >> card & 1:
+                    self._play(seat, choice)  # raises the RuleError, or plays an int card
+                    continue
+            except Exception as exc:  # a bot's bug is a fault, never a crash
+                on_fault(seat, exc)
+                self._accept(seat, legal[0].card)  # the fallback
+                continue
+            self._accept(seat, card)
+        return decisions
 
     def _r(self, classic: str, target: str) -> str:
         return target if self._target else classic
@@ -369,7 +451,7 @@ class TrufMatch:
         self._bid_info = (bids, total, high, trump, trump is None, None, None)
         self.events.append(BidsRevealed(bids, high, trump, total))
         if total == 13:  # C5/T4: the high bidder must choose; never chosen for it
-            self.phase = Phase.MODE
+            self.phase = _MODE
             self._turn = high
             return
         self._set_mode(Mode.ATAS if total > 13 else Mode.BAWAH, chosen=False)
@@ -395,7 +477,7 @@ class TrufMatch:
         self._final_bids = tuple(values)
         self._bid_info = self._bid_info[:5] + (mode, self._final_bids)
         self.events.append(ModeSet(mode, self._final_bids, chosen))
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self._leader = self._turn = self._leader_pub = self._high  # C8/T5: high bidder leads
         self._legal_cache = -1
 
@@ -417,16 +499,18 @@ class TrufMatch:
         card = action.card
         if type(card) is not Card and (type(card) is not int or card not in _CARD_SET):
             raise RuleError(seat, action, self._r("C8", "T5"), f"{card!r} is not a card")
-        card = CARDS[card]  # the interned card
-        bit = 1 << card
         legal = self._legal_cache
         if legal < 0:
             legal = self._new_legal_mask()
-        if not legal & bit:
+        if not legal >> card & 1:
             self._refuse_play(seat, action, self._hands[seat])
-        self._hands[seat] ^= bit
-        self._hand_cache[seat] = None
+        self._accept(seat, CARDS[card])  # the interned card
+
+    def _accept(self, seat: int, card: Card) -> None:
+        """Play ``card``, which the caller has checked is legal for the seat to act."""
+        self._hands[seat] ^= 1 << card
         self._legal_cache = -1
+        self._pub = None
         trick = self._trick
         trick.append((seat, card))
         suit = card // 13
@@ -503,7 +587,7 @@ class TrufMatch:
             deal_record(rules, self.match_id, self.names, self.events[self._deal_start :])
         )
         if self.deal_no >= rules.deals:
-            self.phase = Phase.OVER
+            self.phase = _OVER
             self._totals_before = tuple(self.totals)
             self._leader_pub = None
             self.events.append(MatchEnded(tuple(self.totals), tuple(self.ranks)))
@@ -543,7 +627,6 @@ class TrufMatch:
         first = (self.dealer + direction) % SEATS
         order = tuple((first + i * direction) % SEATS for i in range(SEATS))
         self._hands = hands
-        self._hand_cache = [None] * SEATS
         self._declarations = [None] * SEATS
         self._bids = [None] * SEATS
         self._bid_values = []
@@ -587,6 +670,15 @@ _CARD_SET = frozenset(range(52))  # plain ints 0..51 also name cards (Card is an
 _MODE_SET = frozenset(Mode)
 _OP_SET = frozenset(DeclareOp)
 _tuple_new = tuple.__new__
+
+Decide = Callable[[Any, Sequence[Any]], Any]  # (view, legal) -> an action or its index
+
+
+def _by_index(legal: Sequence[Action], index: int) -> Action:
+    """The legal action an index answer names (a bot may answer with its index)."""
+    if not 0 <= index < len(legal):
+        raise IndexError(f"index {index} outside the {len(legal)} legal actions")
+    return legal[index]
 
 
 # Positions in the snapshot tuple (see TrufMatch._snapshot).
