@@ -138,17 +138,26 @@ _BY_CODE.update({"10" + s: _BY_CODE["T" + s] for s in SUIT_LETTERS})
 
 class SliceTable(Generic[T]):
     """Lazily filled lookup: (suit, 13-bit slice of a mask) -> tuple of items for those
-    cards in rank order. Makes mask -> sorted tuple a few list lookups."""
+    cards in rank order. Makes mask -> sorted tuple a few list lookups. A missing entry
+    is joined from two small eager tables (ranks 2..8 and 9..A), so filling is cheap."""
 
-    __slots__ = ("item", "table")
+    __slots__ = ("item", "table", "_low", "_high")
 
     def __init__(self, item: Sequence[T]) -> None:
         self.item = item
         self.table: list[tuple[T, ...] | None] = [None] * (4 << 13)
+        self._low = [self._subset(key >> 7, key & 0x7F, 0) for key in range(4 << 7)]
+        self._high = [self._subset(key >> 6, key & 0x3F, 7) for key in range(4 << 6)]
+
+    def _subset(self, suit: int, bits: int, first: int) -> tuple[T, ...]:
+        base = suit * 13 + first
+        return tuple(self.item[base + r] for r in range(13 - first) if bits >> r & 1)
 
     def fill(self, key: int) -> tuple[T, ...]:
         suit, bits = key >> 13, key & 0x1FFF
-        out = self.table[key] = tuple(self.item[suit * 13 + r] for r in range(13) if bits >> r & 1)
+        out = self.table[key] = (
+            self._low[suit << 7 | bits & 0x7F] + self._high[suit << 6 | bits >> 7]
+        )
         return out
 
     def of_mask(self, mask: int) -> tuple[T, ...]:

@@ -378,8 +378,12 @@ class TrufMatch:
             if act is None:
                 self._accept(seat, legal[0].card)
                 continue
+            if self._trick_owned >> seat & 1:  # lazy_view, inline: C11's owner sees its card
+                view: Any = self.view(seat)
+            else:
+                view = MatchView(self._pub or self._snapshot(), seat, self._hands[seat])
             try:
-                choice = act(self.lazy_view(seat), legal)
+                choice = act(view, legal)
                 if type(choice) is int:
                     choice = _by_index(legal, choice)
                 card = choice.card if type(choice) is Play else None
@@ -551,8 +555,9 @@ class TrufMatch:
         winner = trick_winner(cards, trump)  # C12/T5
         self._won[winner] += 1
         self._won_t = tuple(self._won)
-        if trump is not None and not self._broken:
-            self._broken = any(c // 13 == trump for _, c in cards)  # C10
+        if trump is not None and not self._broken:  # C10: broken by a trump played
+            (_, c0), (_, c1), (_, c2), (_, c3) = cards
+            self._broken = trump in (c0 // 13, c1 // 13, c2 // 13, c3 // 13)
         number = len(self._closed) + 1
         self.events.append(TrickClosed(number, self._leader, cards, winner))
         self._closed += (Trick(self._leader, cards, winner),)  # C11: all revealed now
