@@ -378,12 +378,8 @@ class TrufMatch:
             if act is None:
                 self._accept(seat, legal[0].card)
                 continue
-            if self._trick_owned >> seat & 1:  # lazy_view, inline: C11's owner sees its card
-                view: Any = self.view(seat)
-            else:
-                view = MatchView(self._pub or self._snapshot(), seat, self._hands[seat])
             try:
-                choice = act(view, legal)
+                choice = act(self.lazy_view(seat), legal)
                 if type(choice) is int:
                     choice = _by_index(legal, choice)
                 card = choice.card if type(choice) is Play else None
