@@ -32,6 +32,7 @@ from arena.run import (
     make_plan,
     parse_bots,
     tournament_json,
+    tune_gc,
     write_tokens,
 )
 
@@ -274,6 +275,7 @@ def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
         check_launchable(plan.entrants)
     done = finished_matches(directory)
     skip = frozenset(str(r["match"]) for r in done)
+    tune_gc()
     with ResultsWriter(directory) as writer:
         writer.write_config(tournament_json(config, plan, bots))
         total = len(plan.tables())
@@ -406,6 +408,7 @@ def serve(
             out.print(f"tokens for {entrants} entrants (also in {directory / 'tokens.txt'}):")
             for token, name in tokens.items():
                 out.print(f"  {name} {token}", highlight=False)
+        tune_gc()
         names = serve_tournament(
             config, entrants, directory, console=out, quiet=quiet, tokens=tokens
         )

@@ -5,8 +5,11 @@ Two measurements in one run, on one core:
 * ``baseline``: a bare pure-Python loop that deals (with the C2 redeal), bids and plays
   random legal cards, with plain lists of (rank, suit) cards, no views and no logs.
 * ``engine``: four random bots through ``arena.tournament.play_match``: a seat view for
-  every decision, the sorted legal list, rule checks on every ``apply``, events, and
+  every decision, the sorted legal list, rule checks on every answer, events, and
   the replay record of every deal.
+
+Both run under the garbage-collector settings of ``arena tournament``
+(``arena.run.tune_gc``).
 
 Run: ``python bench/engine.py [--deals N]``. The last line is ``deals/s: N`` (the engine).
 
@@ -26,6 +29,7 @@ import random
 import time
 
 from arena.games import TrufGame
+from arena.run import tune_gc
 from arena.tournament import MatchContext, play_match
 from arena.truf.rules import TrufRules
 from bots.random import RandomBot
@@ -109,6 +113,7 @@ def main() -> None:
         parser.error("--deals and --repeat must be at least 1")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    tune_gc()  # the collector settings `arena tournament` plays under (both sides)
     if args.only != "engine":
         base = max(bench_baseline(args.deals, args.seed) for _ in range(args.repeat))
         print(f"baseline (bare loop, no views/logs): {base:,.0f} deals/s")

@@ -41,7 +41,7 @@ from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.referee.host import BOT_CAPACITY, MAX_TABLES, run_hosted_tournament
 from arena.referee.server import Outbox, start_server
 from arena.results import ResultsWriter
-from arena.run import RunConfig, make_plan
+from arena.run import RunConfig, make_plan, tune_gc
 from arena.sdk import RequestLite, play_stream
 from arena.truf.rules import TrufRules
 from arena.truf.state import TrufMatch
@@ -233,6 +233,7 @@ def main() -> None:
     if args.floor_client:
         floor_client(args.floor_client)
         return
+    tune_gc()  # as `arena tournament` runs its referee (both sides)
     # With four entrants and one table a round, BOT_CAPACITY tables are in play at once.
     tables = min(BOT_CAPACITY, MAX_TABLES)
     print(f"floor: bare transport, view-sized message, {tables} in flight; ", end="")

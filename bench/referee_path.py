@@ -41,6 +41,7 @@ from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.games import TrufGame
 from arena.referee.server import Connection, Entrant, Referee, _parse
 from arena.referee.table import play_remote_match
+from arena.run import tune_gc
 from arena.tournament import MatchContext
 from arena.truf.rules import TrufRules
 
@@ -136,6 +137,7 @@ def main() -> None:
     parser.add_argument("--decisions", type=int, default=20000)
     args = parser.parse_args()
     run = referee_path if args.mode == "referee" else floor_path
+    tune_gc()  # as `arena tournament` runs its referee
     done, elapsed = asyncio.run(run(args.decisions))
     if done:
         print(f"{args.mode}: {done} decisions, {1e6 * elapsed / done:.1f} us/decision")

@@ -223,3 +223,20 @@ def test_a_bad_deal_file_is_named_with_its_path_and_line(tmp_path: Path) -> None
     code, text = arena("tournament", "--in-process", "--deals-file", str(deals),
                        "--results", str(tmp_path / "r"))  # fmt: skip
     assert code == 1 and f"{deals} line 1: not valid JSON" in text
+
+
+def test_a_tournament_plays_under_the_arenas_collector_settings(tmp_path: Path) -> None:
+    """``tune_gc``: the young generation collected every 10,000 allocations, and what
+    start-up built frozen out of the collector's way (restored after the test)."""
+    import gc
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(700, 10, 10)
+        frozen = gc.get_freeze_count()
+        run_in_process(tmp_path)
+        assert gc.get_threshold() == (10_000, 20, 20)
+        assert gc.get_freeze_count() > frozen
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
