@@ -81,7 +81,9 @@ def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
     ``request``: a ``DecisionRequest``, generated or its twin with ``truf`` as bytes."""
     truf = request.truf
     view, legal = truf_wire.wire_decision(
-        truf if isinstance(truf, bytes) else truf.SerializeToString()
+        truf if isinstance(truf, bytes) else truf.SerializeToString(),
+        match_id=request.match_id,
+        seat=request.seat,
     )
     msg = pb.PlayRequest()
     ans = msg.answer

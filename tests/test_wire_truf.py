@@ -384,17 +384,33 @@ def test_a_wire_view_decodes_the_collections_only_when_one_is_read() -> None:
         m.apply(seat, m.legal_actions(seat)[0])
     seat = m.to_act()[0]
     got, _ = wire.wire_decision(wire.decision_bytes(m.view(seat), m.legal_actions(seat)))
-    assert set(vars(got)) == {"_lite"}
+    assert set(vars(got)) == {"_data"}  # not even parsed yet
     assert (got.match_id, got.seat, got.phase) == ("lazy", seat, Phase.PLAY)
-    scalars = set(vars(got)) - {"_lite"}
+    scalars = set(vars(got)) - {"_data", "_lite"}
     assert "seat" in scalars and not {"hand", "tricks", "bids", "trick", "totals"} & scalars
     assert got.hand == m.view(seat).hand
-    assert set(vars(got)) == {"_lite", *SeatView._fields}
+    assert set(vars(got)) == {"_data", "_lite", *SeatView._fields}
     with pytest.raises(AttributeError, match="no attribute 'nonsense'"):
         got.nonsense  # noqa: B018
     with pytest.raises(AttributeError, match="read-only"):
         got.seat = 3
     assert got.seat == seat
+
+
+def test_a_wire_view_knows_the_requests_match_and_seat_without_parsing() -> None:
+    """The SDK passes the decision request's match id and seat: a bot that reads only
+    those never has the view parsed, and a view that says otherwise is refused."""
+    m = TrufMatch(TrufRules(), seed=5, match_id="m7")
+    data = wire.decision_bytes(m.view(2), m.legal_actions(2))
+    got, _ = wire.wire_decision(data, match_id="m7", seat=2)
+    assert (got.match_id, got.seat) == ("m7", 2)
+    assert set(vars(got)) == {"_data", "match_id", "seat"}
+    assert got == m.view(2) and got.phase == Phase.BID
+    liar, _ = wire.wire_decision(data, match_id="m7", seat=3)
+    assert liar.seat == 3
+    for _ in range(2):  # and every time, not just the first
+        with pytest.raises(ValueError, match="match 'm7' seat 2, the request of match 'm7' seat 3"):
+            liar.hand  # noqa: B018
 
 
 def test_a_wire_view_with_an_unknown_card_says_so_when_the_hand_is_read() -> None:

@@ -580,6 +580,10 @@ class WireView(LazyView):
     tricks, the bids...). A bot that reads only a scalar or two never pays for the
     collections; one that reads everything pays what a whole decode costs. A field
     that cannot be read raises ``ValueError`` when it is read.
+
+    ``match_id`` and ``seat``, when given (the SDK takes them from the decision
+    request), are known without parsing the view at all; decoding later checks that
+    the view says the same, and raises ``ValueError`` if not.
     """
 
     # The fields: decoded into the instance on first read (see __getattr__).
@@ -610,8 +614,12 @@ class WireView(LazyView):
     tricks_won: tuple[int, ...]
     totals: tuple[int, ...]
 
-    def __init__(self, data: bytes) -> None:
-        self.__dict__["_lite"] = _ViewLite.FromString(data)
+    def __init__(self, data: bytes, *, match_id: str | None = None, seat: int | None = None):
+        known = self.__dict__
+        known["_data"] = data  # parsed when a field not given here is first read
+        if match_id is not None and seat is not None:
+            known["match_id"] = match_id
+            known["seat"] = seat
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"cannot set {name!r}: a view is read-only, as a SeatView is")
@@ -622,7 +630,16 @@ class WireView(LazyView):
         if group is None:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         known = self.__dict__
-        known.update(group(self._lite))
+        lite = known.get("_lite")
+        if lite is None:
+            lite = _ViewLite.FromString(known["_data"])
+            if "seat" in known and (lite.match_id, lite.seat) != (known["match_id"], known["seat"]):
+                raise ValueError(
+                    f"the view is of match {lite.match_id!r} seat {lite.seat}, the request of "
+                    f"match {known['match_id']!r} seat {known['seat']}"
+                )
+            known["_lite"] = lite
+        known.update(group(lite))
         return known[name]
 
     def materialize(self) -> SeatView:
@@ -644,12 +661,15 @@ def view_from_proto(msg: pb.TrufView) -> SeatView:
     return view_from_bytes(msg.SerializeToString())
 
 
-def wire_decision(data: bytes) -> tuple[WireView, tuple[Action, ...]]:
+def wire_decision(
+    data: bytes, *, match_id: str | None = None, seat: int | None = None
+) -> tuple[WireView, tuple[Action, ...]]:
     """What the SDK gives ``Bot.act``: the view of a serialized ``TrufDecision`` as a
-    ``WireView`` (decoded as it is read) and its legal actions."""
+    ``WireView`` (decoded as it is read; ``match_id`` and ``seat``, from the request,
+    known without decoding) and its legal actions."""
     lite = _DecisionLite.FromString(data)
     legal: tuple[Action, ...] = tuple([_action_of_bytes(a) for a in lite.legal_actions])
-    return WireView(lite.view), legal
+    return WireView(lite.view, match_id=match_id, seat=seat), legal
 
 
 def decision_from_bytes(data: bytes) -> tuple[SeatView, tuple[Action, ...]]:
