@@ -328,8 +328,8 @@ class TrufMatch:
         finished deal's replay record goes to ``on_deal`` and leaves ``finished``.
 
         These are ``apply``'s checks, events and records: the play phase runs here in
-        one loop with the card checked against the turn's legal mask, and whatever that
-        check does not accept goes through ``apply`` for the ruling it breaks.
+        one loop that checks a card against the turn's legal mask, and hands whatever
+        that check does not accept to ``apply``'s own check, for the ruling it breaks.
         """
         decisions = 0
         finished = self.finished
