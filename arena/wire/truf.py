@@ -581,7 +581,7 @@ class WireView(LazyView):
     collections; one that reads everything pays what a whole decode costs. A field
     that cannot be read raises ``ValueError`` when it is read.
 
-    ``match_id`` and ``seat``, when given (the SDK takes them from the decision
+    ``match_id`` and ``seat``, when both are given (the SDK takes them from the decision
     request), are known without parsing the view at all; decoding later checks that
     the view says the same, and raises ``ValueError`` if not.
     """
@@ -614,7 +614,9 @@ class WireView(LazyView):
     tricks_won: tuple[int, ...]
     totals: tuple[int, ...]
 
-    def __init__(self, data: bytes, *, match_id: str | None = None, seat: int | None = None):
+    def __init__(
+        self, data: bytes, *, match_id: str | None = None, seat: int | None = None
+    ) -> None:
         known = self.__dict__
         known["_data"] = data  # parsed when a field not given here is first read
         if match_id is not None and seat is not None:
