@@ -22,7 +22,13 @@ from arena.ratings import Ratings
 
 
 class LiveDisplay:
-    """Shows progress and the current top of the ratings while a tournament runs."""
+    """Shows progress and the current top of the ratings while a tournament runs.
+
+    The standings are provisional: they rate matches in the order they end, which
+    varies with concurrent tables, while the leaderboard rates them in schedule order.
+    So a run that finishes leaves only its progress bar on screen, and the leaderboard
+    printed next is the one set of figures; an interrupted run keeps its last standings.
+    """
 
     def __init__(
         self, console: Console, total: int, entrants: Sequence[str], done: int = 0
@@ -74,6 +80,8 @@ class LiveDisplay:
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> None:
+        if exc_type is None:
+            self._live.update(self.progress)
         self._live.__exit__(exc_type, exc, tb)
         if not self._live.console.is_terminal:
             self._live.console.line()  # rich leaves the last frame unterminated off a terminal
