@@ -1,0 +1,74 @@
+"""docs/results.md is the readers' contract: its field tables name exactly the fields the
+arena writes, and its fault columns say how every fault kind is counted."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
+from arena.faults import COLUMN, FaultKind
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "results.md"
+
+
+def documented_fields(section: str) -> set[str]:
+    """The field names in the table under ``## `section` ...`` (first column, backticked;
+    a row may name several, as in `` `round`, `table` ``)."""
+    text = DOC.read_text(encoding="utf-8")
+    body = text.split(f"## `{section}`", 1)[1].split("\n## ", 1)[0]
+    names: set[str] = set()
+    for line in body.splitlines():
+        if line.startswith("| `"):
+            names.update(re.findall(r"`([a-z_]+)`", line.split("|")[1]))
+    return names
+
+
+@pytest.fixture(scope="module")
+def run_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    dirs = {}
+    for variant in ("classic", "target"):
+        out = tmp_path_factory.mktemp(variant)
+        args = ["tournament", "--in-process", "--rounds", "2", "--variant", variant]
+        result = CliRunner().invoke(app, [*args, "--results", str(out), "--quiet"])
+        assert result.exit_code == 0, result.output
+        dirs[variant] = out
+    return dirs
+
+
+def lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+@pytest.mark.parametrize("variant", ["classic", "target"])
+def test_replay_lines_have_exactly_the_documented_fields(
+    run_dirs: dict[str, Path], variant: str
+) -> None:
+    documented = documented_fields("replays.jsonl")
+    expected = documented if variant == "classic" else documented - {"scoring"}  # classic only
+    for record in lines(run_dirs[variant] / "replays.jsonl"):
+        assert set(record) == expected
+
+
+@pytest.mark.parametrize("variant", ["classic", "target"])
+def test_match_lines_have_exactly_the_documented_fields(
+    run_dirs: dict[str, Path], variant: str
+) -> None:
+    for record in lines(run_dirs[variant] / "matches.jsonl"):
+        assert set(record) == documented_fields("matches.jsonl")
+        assert set(record["faults"]) == set(COLUMN.values())  # type: ignore[arg-type]
+
+
+def test_the_doc_says_how_each_fault_kind_is_counted_in_matches() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    row = next(r for r in text.splitlines() if r.startswith("| `faults` | object |"))
+    counted_as_illegal = set(re.findall(r"`([a-z_]+)`", row.split("counts the replay kinds")[1]))
+    assert counted_as_illegal == {k.value for k in FaultKind if COLUMN[k] == "illegal"}
+    replay_row = next(r for r in text.splitlines() if r.startswith("| `faults` | [object] |"))
+    assert set(re.findall(r"`([a-z_]+)`", replay_row.split("`kind` is")[1])) == {
+        k.value for k in FaultKind
+    }
