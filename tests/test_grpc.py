@@ -32,6 +32,8 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
+from rules_oracle import audit_run
+from test_rules_oracle import audit_outcomes
 
 import arena
 from arena import sdk
@@ -174,6 +176,7 @@ def test_hosted_tournament_with_four_bot_processes(
         assert "tournament over" in log.read_text(), log.read_text()
     code, text = run_arena(tmp_path, "verify", str(out))
     assert code == 0 and "4 deals in 2 matches replay exactly" in text, text
+    assert audit_run(out) == []  # and the independent oracle agrees (test_rules_oracle.py)
 
 
 def assert_same_play(a: Path, b: Path) -> None:
@@ -757,7 +760,7 @@ def join_all(threads: Sequence[threading.Thread]) -> None:
 
 
 def test_sdk_bots_answer_by_index_or_action_and_faults_fall_back_legally(
-    host: Callable[..., Hosted],
+    host: Callable[..., Hosted], tmp_path: Path
 ) -> None:
     bots: list[Recorder] = [ByIndex(), ByAction(), Clumsy(), Reckless()]
     tokens = {f"tok-{b.name}": b.name for b in bots}
@@ -806,6 +809,8 @@ def test_sdk_bots_answer_by_index_or_action_and_faults_fall_back_legally(
         assert [d["tricks_won"] for d in bot.deals] == [d["tricks_won"] for d in deals]
         assert [d["scores"] for d in bot.deals] == [d["scores"] for d in deals]
         assert len(bot.matches) == 1 and bot.matches[0]["totals"] == record["totals"]
+    # The wire's faults and fallbacks, as logged, agree with the independent oracle.
+    assert audit_outcomes(tmp_path, TrufRules(deals=2), [outcome]) == ""
 
 
 def test_sdk_match_over_hook_gets_the_documented_fields(host: Callable[..., Hosted]) -> None:

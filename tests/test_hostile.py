@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -20,6 +21,7 @@ from test_grpc import (  # noqa: F401 (host is a fixture)
     join_all,
     play_hosted_match,
 )
+from test_rules_oracle import audit_outcomes
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.games import make_game
@@ -71,6 +73,7 @@ def test_a_hostile_bot_is_cut_off_and_the_match_finishes(
     host: Callable[..., Hosted],  # noqa: F811
     attack: Callable[[Stream, int], None],
     words: str,
+    tmp_path: Path,
 ) -> None:
     tokens = {f"tok-{i}": f"bot{i}" for i in range(4)}
     h = host(tokens=tokens)
@@ -97,6 +100,7 @@ def test_a_hostile_bot_is_cut_off_and_the_match_finishes(
     assert all(bot.decisions >= 2 * 14 for bot in honest)  # a bid and 13 plays a deal
     assert outcome.record["faults"]["illegal"][:3] == [0, 0, 0]
     assert outcome.record["faults"]["timeout"][:3] == [0, 0, 0]
+    assert audit_outcomes(tmp_path, TrufRules(deals=2), [outcome]) == ""
 
 
 class Sleeper(ByIndex):
@@ -117,6 +121,7 @@ def test_a_time_bank_absorbs_slow_decisions_and_without_one_they_time_out(
     host: Callable[..., Hosted],  # noqa: F811
     bank: float,
     late: bool,
+    tmp_path: Path,
 ) -> None:
     tokens = {f"tok-{i}": f"bot{i}" for i in range(4)}
     h = host(tokens=tokens, decision_timeout=0.25, time_bank=bank)
@@ -133,10 +138,12 @@ def test_a_time_bank_absorbs_slow_decisions_and_without_one_they_time_out(
     assert (timeouts[1] >= 2) if late else (timeouts[1] == 0), timeouts
     (deal,) = outcome.deals
     assert replay_match([deal]) == 1
+    assert audit_outcomes(tmp_path, TrufRules(deals=1), [outcome]) == ""
 
 
 def test_a_bot_that_stays_away_past_the_grace_period_forfeits_what_is_left(
     host: Callable[..., Hosted],  # noqa: F811
+    tmp_path: Path,
 ) -> None:
     tokens = {f"tok-{i}": f"bot{i}" for i in range(4)}
     h = host(tokens=tokens, decision_timeout=0.5, grace=0.3)
@@ -175,3 +182,5 @@ def test_a_bot_that_stays_away_past_the_grace_period_forfeits_what_is_left(
     from arena.ratings import rating_ranks
 
     assert rating_ranks(second.record)[3] == 4
+    assert audit_outcomes(tmp_path / "m1", TrufRules(deals=2), [first]) == ""
+    assert audit_outcomes(tmp_path / "m2", TrufRules(deals=1), [second]) == ""

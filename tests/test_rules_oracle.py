@@ -26,7 +26,11 @@ from typer.testing import CliRunner
 from arena.bot import BaseBot
 from arena.cards import CARDS
 from arena.cli import app
+from arena.games import TrufGame
+from arena.results import ResultsWriter
+from arena.tournament import MatchOutcome
 from arena.truf.actions import BIDS, Action, ChooseMode, Mode, Play
+from arena.truf.rules import TrufRules
 from arena.truf.view import SeatView
 
 
@@ -104,6 +108,18 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 
 def show(findings: list[Finding]) -> str:
     return "\n".join(map(str, findings[:20]))
+
+
+def audit_outcomes(directory: Path, rules: TrufRules, outcomes: Sequence[MatchOutcome]) -> str:
+    """The oracle's findings on matches played outside a tournament (say, over the wire by
+    test bots), written as a run would write them; empty when it finds nothing."""
+    names = {n for o in outcomes for n in o.record["seats"]}
+    with ResultsWriter(directory) as writer:
+        game = TrufGame(rules).describe()
+        writer.write_config({"schema": 1, "game": game, "entrants": [{"name": n} for n in names]})
+        for outcome in outcomes:
+            writer.write_match(outcome.record, outcome.deals)
+    return show(audit_run(directory))
 
 
 @pytest.mark.parametrize("run", RUNS)
