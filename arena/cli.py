@@ -21,6 +21,7 @@ from rich.console import Console
 from arena import __version__
 from arena.results import ResultsWriter, repair
 from arena.run import (
+    ConfigError,
     RunConfig,
     check_fresh,
     default_results_dir,
@@ -106,10 +107,17 @@ BotsOpt = Annotated[
 ]
 VariantO = Annotated[VariantOpt, typer.Option("--variant", help="Rule variant (rulings C* or T*).")]
 ScoringO = Annotated[
-    ScoringOpt, typer.Option("--scoring", help="Classic scoring method (ruling C13).")
+    ScoringOpt | None,
+    typer.Option("--scoring", help="Classic scoring method (ruling C13).", show_default="1"),
 ]
 MultO = Annotated[
-    int, typer.Option("--multiplier", min=1, help="Multiplier for scoring method 3 (C13).")
+    int | None,
+    typer.Option(
+        "--multiplier",
+        min=1,
+        help="Multiplier of scoring methods 3 and 2+3 (C13).",
+        show_default="2",
+    ),
 ]
 DealsO = Annotated[
     int,
@@ -164,8 +172,8 @@ ListenO = Annotated[
 def _common(
     rounds: int,
     variant: VariantOpt,
-    scoring: ScoringOpt,
-    multiplier: int,
+    scoring: ScoringOpt | None,
+    multiplier: int | None,
     deals: int,
     deals_file: Path | None,
     seed: int,
@@ -177,12 +185,25 @@ def _common(
     tls_cert: Path | None,
     tls_key: Path | None,
 ) -> dict[str, Any]:
-    """The RunConfig fields that `tournament` and `serve` share, from their options."""
+    """The RunConfig fields that `tournament` and `serve` share, from their options.
+    A scoring option that cannot apply is refused rather than silently ignored."""
+    if variant is VariantOpt.target and (scoring is not None or multiplier is not None):
+        given = "--scoring" if scoring is not None else "--multiplier"
+        raise ConfigError(
+            f"{given} applies to the classic variant only (ruling C13); "
+            "the target variant scores by T6"
+        )
+    if multiplier is not None and scoring not in (ScoringOpt.three, ScoringOpt.two_three):
+        method = scoring.value if scoring is not None else "1 (the default)"
+        raise ConfigError(
+            f"--multiplier applies to scoring methods 3 and 2+3 (ruling C13), "
+            f"not to method {method}"
+        )
     return {
         "rounds": rounds,
         "variant": variant.value,
-        "scoring": scoring.value,
-        "multiplier": multiplier,
+        "scoring": (scoring or ScoringOpt.one).value,
+        "multiplier": 2 if multiplier is None else multiplier,
         "deals": deals,
         "deals_file": str(deals_file) if deals_file else None,
         "seed": seed,
@@ -202,8 +223,8 @@ def tournament(
     rounds: RoundsOpt = 100,
     bots: BotsOpt = None,
     variant: VariantO = VariantOpt.classic,
-    scoring: ScoringO = ScoringOpt.one,
-    multiplier: MultO = 2,
+    scoring: ScoringO = None,
+    multiplier: MultO = None,
     deals: DealsO = 0,
     deals_file: DealsFileO = None,
     seed: SeedO = 0,
@@ -358,8 +379,8 @@ def serve(
     ] = False,
     rounds: RoundsOpt = 100,
     variant: VariantO = VariantOpt.classic,
-    scoring: ScoringO = ScoringOpt.one,
-    multiplier: MultO = 2,
+    scoring: ScoringO = None,
+    multiplier: MultO = None,
     deals: DealsO = 0,
     deals_file: DealsFileO = None,
     seed: SeedO = 0,

@@ -121,6 +121,21 @@ def test_leaderboard_rerenders_from_saved_files(tmp_path: Path, fmt: str) -> Non
         (["tournament", "--variant", "poker"], 2, "--variant"),
         (["tournament", "--scoring", "4"], 2, "--scoring"),
         (
+            ["tournament", "--in-process", "--variant", "target", "--scoring", "2"],
+            1,
+            "--scoring applies to the classic variant only (ruling C13)",
+        ),
+        (
+            ["serve", "--entrants", "4", "--variant", "target", "--multiplier", "3"],
+            1,
+            "--multiplier applies to the classic variant only",
+        ),
+        (
+            ["tournament", "--in-process", "--multiplier", "3"],
+            1,
+            "--multiplier applies to scoring methods 3 and 2+3 (ruling C13), not to method 1",
+        ),
+        (
             ["tournament", "--in-process", "--bots", "random,nosuchbot,greedy,planner"],
             1,
             "unknown bot 'nosuchbot'",
