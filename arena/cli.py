@@ -261,6 +261,10 @@ def tournament(
             done = len(finished_matches(resume))
             err.print(f"resuming {resume}: {done} finished matches kept{note}", highlight=False)
         else:
+            if in_process:
+                _refuse_network_options(
+                    listen, decision_timeout, time_bank, grace, tls_cert, tls_key
+                )
             config = RunConfig(
                 bots=parse_bots(bots) if bots else RunConfig().bots,
                 transport="in-process" if in_process else "grpc",
@@ -275,6 +279,37 @@ def tournament(
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
+
+
+def _refuse_network_options(
+    listen: str,
+    decision_timeout: float,
+    time_bank: float,
+    grace: float,
+    tls_cert: Path | None,
+    tls_key: Path | None,
+) -> None:
+    """In-process bots have no connection and no clock: an option that would change how
+    the referee listens or times bots cannot be honoured, so it is refused, not ignored."""
+    base = RunConfig()
+    given = [
+        option
+        for option, value, default in (
+            ("--listen", listen, base.listen),
+            ("--decision-timeout", decision_timeout, base.decision_timeout),
+            ("--time-bank", time_bank, base.time_bank),
+            ("--grace", grace, base.grace),
+            ("--tls-cert", tls_cert, None),
+            ("--tls-key", tls_key, None),
+        )
+        if value != default
+    ]
+    if given:
+        raise ConfigError(
+            f"{', '.join(given)} only appl{'ies' if len(given) == 1 else 'y'} over gRPC: "
+            "in-process bots have no connection "
+            "and no time limit; drop --in-process, or the option"
+        )
 
 
 def interrupted(directory: Path) -> typer.Exit:

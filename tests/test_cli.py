@@ -141,6 +141,16 @@ def test_leaderboard_rerenders_from_saved_files(tmp_path: Path, fmt: str) -> Non
             "unknown bot 'nosuchbot'",
         ),
         (["tournament", "--in-process", "--bots", "random,greedy"], 1, "seats 4; --bots gives"),
+        (
+            ["tournament", "--in-process", "--decision-timeout", "0.1", "--grace", "5"],
+            1,
+            "--decision-timeout, --grace only apply over gRPC",
+        ),
+        (
+            ["tournament", "--in-process", "--listen", "127.0.0.1:9"],
+            1,
+            "--listen only applies over gRPC",
+        ),
         (["serve", "--entrants", "2", "--listen", "127.0.0.1:0"], 1, "seats 4; --entrants gives"),
         (["serve", "--entrants", "4", "--deals-file", "/nonexistent.jsonl"], 1, "nonexistent"),
         (["leaderboard", "/nonexistent/dir"], 1, "not a directory"),
