@@ -47,6 +47,7 @@ from arena.referee import server as referee_server
 from arena.referee.host import wait_for_entrants
 from arena.referee.server import Referee, start_server
 from arena.referee.table import play_remote_match
+from arena.results import read_jsonl
 from arena.tournament import MatchContext, MatchOutcome, play_match
 from arena.truf.actions import BIDS, PLAYS, Action
 from arena.truf.rules import TrufRules
@@ -108,10 +109,6 @@ def run_arena(cwd: Path, *args: str) -> tuple[int, str]:
     finally:
         stop(proc)
     return proc.returncode, out.decode(errors="replace")
-
-
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
 def by_key(records: list[dict[str, Any]], *keys: str) -> list[dict[str, Any]]:

@@ -3,7 +3,6 @@ arena writes, and its fault columns say how every fault kind is counted."""
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from typer.testing import CliRunner
 
 from arena.cli import app
 from arena.faults import COLUMN, FaultKind
+from arena.results import read_jsonl
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "results.md"
 
@@ -40,17 +40,13 @@ def run_dirs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return dirs
 
 
-def lines(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
 @pytest.mark.parametrize("variant", ["classic", "target"])
 def test_replay_lines_have_exactly_the_documented_fields(
     run_dirs: dict[str, Path], variant: str
 ) -> None:
     documented = documented_fields("replays.jsonl")
     expected = documented if variant == "classic" else documented - {"scoring"}  # classic only
-    for record in lines(run_dirs[variant] / "replays.jsonl"):
+    for record in read_jsonl(run_dirs[variant] / "replays.jsonl"):
         assert set(record) == expected
 
 
@@ -58,7 +54,7 @@ def test_replay_lines_have_exactly_the_documented_fields(
 def test_match_lines_have_exactly_the_documented_fields(
     run_dirs: dict[str, Path], variant: str
 ) -> None:
-    for record in lines(run_dirs[variant] / "matches.jsonl"):
+    for record in read_jsonl(run_dirs[variant] / "matches.jsonl"):
         assert set(record) == documented_fields("matches.jsonl")
         assert set(record["faults"]) == set(COLUMN.values())  # type: ignore[arg-type]
 

@@ -11,7 +11,6 @@ can never fail proves nothing.
 
 from __future__ import annotations
 
-import json
 import random
 import shutil
 from collections import Counter
@@ -27,7 +26,7 @@ from arena.bot import BaseBot
 from arena.cards import CARDS
 from arena.cli import app
 from arena.games import TrufGame
-from arena.results import ResultsWriter
+from arena.results import ResultsWriter, dumps, read_jsonl
 from arena.tournament import MatchOutcome
 from arena.truf.actions import BIDS, Action, ChooseMode, Mode, Play
 from arena.truf.rules import TrufRules
@@ -156,10 +155,10 @@ def test_the_runs_reach_the_rare_cases_the_oracle_checks(runs: dict[str, Path]) 
 
 
 def test_the_faulty_runs_log_faults_and_a_disqualification(runs: dict[str, Path]) -> None:
-    matches = read_lines(runs["classic-faults"] / "matches.jsonl")
+    matches = read_jsonl(runs["classic-faults"] / "matches.jsonl")
     assert any(any(m["disqualified"]) for m in matches)
     for run in ("classic-faults", "target-faults"):
-        deals = read_lines(runs[run] / "replays.jsonl")
+        deals = read_jsonl(runs[run] / "replays.jsonl")
         assert sum(len(r["faults"]) for r in deals) >= 5
 
 
@@ -169,13 +168,8 @@ Records = list[dict[str, Any]]
 Mutation = Callable[[Records, Records], bool]  # (replay lines, match lines) -> applied
 
 
-def read_lines(path: Path) -> Records:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
-
-
 def write_lines(path: Path, records: Records) -> None:
-    text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
-    path.write_text(text, encoding="utf-8")
+    path.write_text("".join(dumps(r) + "\n" for r in records), encoding="utf-8")
 
 
 def flip(direction: str) -> str:
@@ -489,8 +483,8 @@ def test_a_planted_error_is_named_by_the_oracle(
 ) -> None:
     directory = tmp_path / run
     shutil.copytree(runs[run], directory)
-    replays = read_lines(directory / "replays.jsonl")
-    matches = read_lines(directory / "matches.jsonl")
+    replays = read_jsonl(directory / "replays.jsonl")
+    matches = read_jsonl(directory / "matches.jsonl")
     assert mutation(replays, matches), "the mutation found nothing to change"
     write_lines(directory / "replays.jsonl", replays)
     write_lines(directory / "matches.jsonl", matches)
