@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from arena.bot import Bot, call_hook, has_hook
+from arena.errors import RuleError
 from arena.faults import FaultBook, FaultKind
 from arena.games import Game
 from arena.results import ResultsWriter
 from arena.scheduler import Round, Table, schedule
-from arena.truf.errors import RuleError
 
 
 def entrant_names(bot_names: Sequence[str]) -> list[str]:

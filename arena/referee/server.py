@@ -26,10 +26,10 @@ from grpc_reflection.v1alpha import reflection
 from arena import __version__
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.errors import ActionFormatError
 from arena.faults import FaultKind
 from arena.referee.table import BotFault
 from arena.tournament import MatchContext
-from arena.truf.errors import ActionFormatError
 from arena.wire import truf as truf_wire
 from arena.wire.pbwire import LEN_TAG, len_field, str_field, uint_field, uv
 

@@ -13,10 +13,10 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from arena.errors import RuleError
 from arena.faults import FaultBook, FaultKind
 from arena.games import Game
 from arena.tournament import MatchContext, MatchOutcome, finish_match
-from arena.truf.errors import RuleError
 
 
 class BotFault(Exception):

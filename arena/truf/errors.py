@@ -1,23 +1,8 @@
-"""Errors the Truf engine raises. All are ``ValueError``s with messages that say
-what was wrong and where."""
+"""Errors the Truf engine raises: the arena's game-neutral ones (``arena.errors``),
+named here too so that Truf's modules and older imports keep working."""
 
 from __future__ import annotations
 
+from arena.errors import ActionFormatError, DealError, RuleError
 
-class RuleError(ValueError):
-    """An action that breaks a rule: names the seat, the action and the ruling."""
-
-    def __init__(self, seat: int, action: object, ruling: str, reason: str) -> None:
-        self.seat = seat
-        self.action = action
-        self.ruling = ruling
-        self.reason = reason
-        super().__init__(f"seat {seat}: illegal action '{action}': {reason} (ruling {ruling})")
-
-
-class ActionFormatError(ValueError):
-    """Text that is not an action."""
-
-
-class DealError(ValueError):
-    """A deal (from a deal file or given directly) that cannot be played."""
+__all__ = ["ActionFormatError", "DealError", "RuleError"]

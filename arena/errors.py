@@ -1,0 +1,24 @@
+"""Errors every game's engine raises, so that the referee, the runner and the CLI can
+catch them without knowing the game. All are ``ValueError``s with messages that say
+what was wrong and where."""
+
+from __future__ import annotations
+
+
+class RuleError(ValueError):
+    """An action that breaks a rule: names the seat, the action and the ruling."""
+
+    def __init__(self, seat: int, action: object, ruling: str, reason: str) -> None:
+        self.seat = seat
+        self.action = action
+        self.ruling = ruling
+        self.reason = reason
+        super().__init__(f"seat {seat}: illegal action '{action}': {reason} (ruling {ruling})")
+
+
+class ActionFormatError(ValueError):
+    """Text or a message that is not an action."""
+
+
+class DealError(ValueError):
+    """A deal (from a deal file or given directly) that cannot be played."""
