@@ -120,14 +120,12 @@ def test_ties_among_clean_seats_stay_shared() -> None:
     assert rating_ranks(rec) == [1, 1, 1, 4]
 
 
-def test_a_team_with_a_disqualified_partner_ranks_below_every_clean_team() -> None:
-    rec = record(
-        ["a", "b", "c", "d"],
-        [20, 0, 20, 0],
-        teams=[[0, 2], [1, 3]],
-        ranks=[1, 3, 1, 3],
-        disqualified=[False, False, True, False],
-    )
+@pytest.mark.parametrize("out", ["disqualified", "forfeit"])
+def test_a_team_with_a_disqualified_or_forfeiting_partner_ranks_below_every_clean_team(
+    out: str,
+) -> None:
+    rec = record(["a", "b", "c", "d"], [20, 0, 20, 0], teams=[[0, 2], [1, 3]], ranks=[1, 3, 1, 3])
+    rec[out] = [False, False, True, False]
     assert rating_ranks(rec) == [2, 1]
 
 
@@ -148,17 +146,6 @@ def test_forfeiting_and_disqualified_seats_share_the_bottom_in_their_own_order()
     )
     # clean c (5) and e (1) first; then a (9), b (7), d (3), whatever made them out
     assert rating_ranks(rec) == [3, 4, 1, 5, 2]
-
-
-def test_a_team_with_a_forfeiting_partner_ranks_below_every_clean_team() -> None:
-    rec = record(
-        ["a", "b", "c", "d"],
-        [20, 0, 20, 0],
-        teams=[[0, 2], [1, 3]],
-        ranks=[1, 3, 1, 3],
-        forfeit=[True, False, False, False],
-    )
-    assert rating_ranks(rec) == [2, 1]
 
 
 def test_a_team_takes_the_rank_of_its_best_seat() -> None:

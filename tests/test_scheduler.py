@@ -172,6 +172,37 @@ def test_a_member_is_not_seated_where_it_has_sat_most() -> None:
     assert _assign([1, 0], count, 2) == [1, 0]
 
 
+def random_rounds(
+    data: st.DataObject, most_entrants: int, most_rounds: int
+) -> tuple[int, int, list[list[list[int]]]]:
+    """(n, k, rounds): random tables of k for n entrants, each in a random seat order."""
+    k = data.draw(st.integers(2, 6))
+    n = data.draw(st.integers(k, most_entrants))
+    r = data.draw(st.integers(1, most_rounds))
+    rng = random.Random(data.draw(st.integers(0, 2**32)))
+    rounds = []
+    for _ in range(r):
+        order = list(range(n))
+        rng.shuffle(order)
+        rounds.append([order[j * k : (j + 1) * k] for j in range(n // k)])
+    return n, k, rounds
+
+
+def seat_uses(seated: list[list[list[int]]], n: int, k: int) -> list[list[int]]:
+    """[entrant][seat]: how often each entrant sat in each seat."""
+    count = [[0] * k for _ in range(n)]
+    for tables in seated:
+        for table in tables:
+            for seat, e in enumerate(table):
+                count[e][seat] += 1
+    return count
+
+
+def members(seated: list[list[list[int]]]) -> list[list[list[int]]]:
+    """Who sat at each table, seat order aside."""
+    return [[sorted(t) for t in tables] for tables in seated]
+
+
 @PROPERTY
 @given(st.data())
 def test_seating_by_history_alone_stays_near_even_before_any_repair(
@@ -180,24 +211,13 @@ def test_seating_by_history_alone_stays_near_even_before_any_repair(
     """The repair is a tidy-up, not the seating: with it switched off, dealing each table
     by seat history keeps every entrant within 3 at every prefix (measured on 2,600 random
     schedules: none above 3), where seating blind to history drifts past 10."""
-    k = data.draw(st.integers(2, 6))
-    n = data.draw(st.integers(k, 16))
-    r = data.draw(st.integers(1, 60))
-    rng = random.Random(data.draw(st.integers(0, 2**32)))
-    tables = []
-    for _ in range(r):
-        order = list(range(n))
-        rng.shuffle(order)
-        tables.append([order[j * k : (j + 1) * k] for j in range(n // k)])
+    n, k, tables = random_rounds(data, 16, 60)
     with mock.patch.object(arena.scheduler, "_repair", lambda *args, **kwargs: None):
-        seated = _seat(n, k, tables)
-    count = [[0] * k for _ in range(n)]
-    for t, round_tables in enumerate(seated):
-        assert [sorted(x) for x in round_tables] == [sorted(x) for x in tables[t]]
-        for order in round_tables:
-            for seat, e in enumerate(order):
-                count[e][seat] += 1
-        assert all(max(row) - min(row) <= 3 for row in count), (t + 1, count)
+        seated = _seat(n, k, [[t[:] for t in round_tables] for round_tables in tables])
+    assert members(seated) == members(tables)
+    for prefix in range(1, len(seated) + 1):
+        count = seat_uses(seated[:prefix], n, k)
+        assert all(max(row) - min(row) <= 3 for row in count), (prefix, count)
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
@@ -206,28 +226,12 @@ def test_any_seating_can_be_rebalanced_to_within_one_by_swaps_inside_tables(
     data: st.DataObject,
 ) -> None:
     """G3 does not rest on the greedy seating: the repair fixes an arbitrary one."""
-    k = data.draw(st.integers(2, 6))
-    n = data.draw(st.integers(k, 14))
-    r = data.draw(st.integers(1, 30))
-    rng = random.Random(data.draw(st.integers(0, 2**32)))
-    seated = []
-    for _ in range(r):
-        order = list(range(n))
-        rng.shuffle(order)
-        seated.append([order[j * k : (j + 1) * k] for j in range(n // k)])
-    before = [[sorted(t) for t in tables] for tables in seated]
-    count = [[0] * k for _ in range(n)]
-    for tables in seated:
-        for table in tables:
-            for seat, e in enumerate(table):
-                count[e][seat] += 1
+    n, k, seated = random_rounds(data, 14, 30)
+    before = members(seated)
+    count = seat_uses(seated, n, k)
     _repair(n, k, seated, count)
-    assert [[sorted(t) for t in tables] for tables in seated] == before
-    recount = [[0] * k for _ in range(n)]
-    for tables in seated:
-        for table in tables:
-            for seat, e in enumerate(table):
-                recount[e][seat] += 1
+    assert members(seated) == before
+    recount = seat_uses(seated, n, k)
     assert recount == count
     assert all(max(row) - min(row) <= 1 for row in recount)
 
