@@ -18,7 +18,7 @@ import typer
 from rich.console import Console
 
 from arena import __version__
-from arena.results import TOURNAMENT, ResultsWriter, repair
+from arena.results import SECRET, TOURNAMENT, ResultsWriter, repair
 from arena.run import (
     ConfigError,
     RunConfig,
@@ -689,9 +689,11 @@ def leaderboard(
 def verify(
     directory: Annotated[Path, typer.Argument(help="A results directory to audit.")],
 ) -> None:
-    """Replay every logged deal through the engine and check each result against the rulings."""
+    """Replay every logged deal through the engine and check each result against the rulings;
+    where the run's secret (or --seed) is known, check that it deals the logged hands."""
     from arena.results import REPLAYS, read_jsonl
-    from arena.truf.replay import ReplayMismatch, group_by_match, replay_match
+    from arena.seeding import match_key
+    from arena.truf.replay import ReplayMismatch, check_dealt, group_by_match, replay_match
 
     try:
         if not directory.is_dir():
@@ -699,9 +701,12 @@ def verify(
         records = read_jsonl(directory / REPLAYS)
         if not records:
             raise ValueError(f"no replays to check ({REPLAYS} is missing or empty)")
-        deals = 0
-        for recs in group_by_match(records).values():
+        secret = _known_secret(directory)
+        deals = dealt = 0
+        for match_id, recs in group_by_match(records).items():
             deals += replay_match(recs)
+            if secret is not None:
+                dealt += check_dealt(recs, match_key(secret, match_id))
     except ReplayMismatch as exc:
         raise fail(f"replay mismatch: {exc}") from None
     except (ValueError, KeyError) as exc:
@@ -709,6 +714,20 @@ def verify(
     out.print(
         f"[green]ok[/]: {deals} deals in {len(group_by_match(records))} matches replay exactly"
     )
+    if secret is not None:
+        out.print(f"[green]ok[/]: {dealt} dealt deals are the ones the run's secret deals")
+    else:
+        out.print("the run's secret is not in this directory: the deals were not re-dealt")
+
+
+def _known_secret(directory: Path) -> str | None:
+    """The run's secret, if this directory can tell it (its secret file, or --seed)."""
+    if not (directory / TOURNAMENT).exists():
+        return None
+    config = load_config(directory)
+    if config.seed is None and not (directory / SECRET).exists():
+        return None
+    return run_secret(config, directory, resuming=True)
 
 
 def main() -> None:

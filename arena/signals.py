@@ -59,3 +59,15 @@ def run_async(coro: Coroutine[Any, Any, T]) -> T:
     if stopped:  # the coroutine finished its work all the same
         raise KeyboardInterrupt
     return result
+
+
+async def uninterrupted(coro: Coroutine[Any, Any, T]) -> T:
+    """Await ``coro`` to its end even if the caller is cancelled meanwhile (a shutdown that
+    SIGTERM interrupts halfway would leave bots running and the server unstopped); the
+    caller's cancellation is raised once it has finished."""
+    task = asyncio.ensure_future(coro)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        await task
+        raise

@@ -37,7 +37,7 @@ from arena.run import (
     tournament_json,
 )
 from arena.seeding import bot_seed
-from arena.signals import run_async
+from arena.signals import run_async, uninterrupted
 from arena.tournament import MatchOutcome, TournamentPlan
 
 # Tables in play at once, at most, and the capacity the bundled bots declare. A table
@@ -233,7 +233,7 @@ async def _host(
         await referee.goodbye()
         return decisions, elapsed
     finally:
-        await _shut_down(referee, server, launched)
+        await uninterrupted(_shut_down(referee, server, launched))
 
 
 async def _shut_down(referee: Referee, server: grpc.aio.Server, launched: list[Launched]) -> None:
@@ -330,7 +330,7 @@ async def _serve(
         await referee.goodbye()
         return plan.entrants
     finally:
-        await _shut_down(referee, server, [])
+        await uninterrupted(_shut_down(referee, server, []))
 
 
 def serve_tournament(

@@ -116,6 +116,16 @@ def deal_from_seed(gen: random.Random) -> tuple[list[int], int]:
         redeals += 1  # C2: thrown in and dealt again by the same dealer
 
 
+def first_dealer(key: str) -> int:
+    """C7: the dealer of deal 1, drawn with the match key (``arena.seeding.match_key``)."""
+    return rng(key, "truf", "dealer").randrange(SEATS)
+
+
+def seeded_deal(key: str, deal: int) -> tuple[list[int], int]:
+    """Deal ``deal`` of the match with this key: hand masks and C2 redeals."""
+    return deal_from_seed(rng(key, "truf", "deal", deal))
+
+
 def direction_of(deal: int) -> int:
     """C6: deal 1 is counter-clockwise (-1), alternating every deal."""
     return -1 if deal % 2 == 1 else 1
@@ -189,8 +199,8 @@ class TrufMatch:
         self.finished: list[dict[str, Any]] = []
         self.totals = [0] * SEATS
         self.deal_no = 0
-        # C7, deal 1. ``seed`` is the match key (arena.seeding): secret unless --seed was given.
-        self.dealer = rng(str(seed), "truf", "dealer").randrange(SEATS)
+        # ``seed`` is the match key (arena.seeding): secret unless the run gave --seed.
+        self.dealer = first_dealer(str(seed))
         self.phase = _BID
         self._pub = None
         self._start_deal()
@@ -623,7 +633,7 @@ class TrufMatch:
                 self.dealer = given.dealer
             redeals, source = 0, given.source
         else:
-            hands, redeals = deal_from_seed(rng(str(self.seed), "truf", "deal", deal))
+            hands, redeals = seeded_deal(str(self.seed), deal)
             source = "seed"
         self._dir = direction
         self._next = tuple((s + direction) % SEATS for s in range(SEATS))
