@@ -36,6 +36,7 @@ from arena.run import (
     parse_bots,
     run_secret,
     save_secret,
+    saved_randomness,
     tournament_json,
     tune_gc,
     write_tokens,
@@ -722,7 +723,7 @@ def verify(
 
 def _known_secret(directory: Path) -> str | None:
     """The run's secret, if this directory can tell it (its secret file, or --seed)."""
-    if not (directory / TOURNAMENT).exists():
+    if saved_randomness(directory) is None:  # no tournament.json, or from an older arena
         return None
     config = load_config(directory)
     if config.seed is None and not (directory / SECRET).exists():

@@ -307,12 +307,28 @@ def load_config(directory: Path) -> RunConfig:
     return RunConfig.from_json(data.get("config", {}))
 
 
+def saved_randomness(directory: Path) -> str | None:
+    """``tournament.json``'s ``randomness`` ("secret" or "seeded"), or None for a run that
+    an arena before secret deals started (its deals came from an older derivation)."""
+    try:
+        data = json.loads((directory / TOURNAMENT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    value = data.get("randomness") if isinstance(data, dict) else None
+    return value if value in ("secret", "seeded") else None
+
+
 def run_secret(config: RunConfig, directory: Path, *, resuming: bool = False) -> str:
     """The secret every deal of the run is derived from (security issue: predictable deals).
 
     With ``--seed`` it is derived from the seed in public, so the run can be repeated.
     Otherwise a resumed run reads the one its start saved in ``DIR/secret``, and a new run
     gets 128 fresh random bits, saved by ``save_secret`` once its directory exists."""
+    if resuming and saved_randomness(directory) is None:
+        raise ResultsDirError(
+            f"{directory} was started by an arena from before secret deals, which dealt "
+            "differently: finish it with that version"
+        )
     if config.seed is not None:
         return seeded_secret(config.seed)
     if not resuming:

@@ -162,7 +162,8 @@ def served_run(tmp_path: Path, **config: object) -> Path:
         "rounds": 1, "deals": 1, "bots": ["random", "greedy", "planner", "tracker"],
         "transport": "grpc", "external": True, "seed": 5, "listen": "127.0.0.1:0", **config,
     }  # fmt: skip
-    (out / "tournament.json").write_text(json.dumps({"schema": 1, "config": settings}))
+    saved = {"schema": 1, "config": settings, "randomness": "seeded"}
+    (out / "tournament.json").write_text(json.dumps(saved))
     return out
 
 

@@ -204,3 +204,16 @@ def test_seed_reproduces_a_run_byte_for_byte_and_warns(tmp_path: Path) -> None:
     assert not (tmp_path / "one" / "secret").exists()
     config = json.loads((tmp_path / "one" / "tournament.json").read_text())
     assert config["randomness"] == "seeded" and config["seed"] == 11
+
+
+def test_a_run_from_before_secret_deals_is_verified_but_not_resumed(tmp_path: Path) -> None:
+    run = tournament(tmp_path / "old", "--seed", "3", rounds=2)
+    saved = json.loads((run / "tournament.json").read_text())
+    del saved["randomness"]  # as an arena before secret deals wrote it
+    (run / "tournament.json").write_text(json.dumps(saved))
+    lines = (run / "matches.jsonl").read_text().splitlines(keepends=True)
+    (run / "matches.jsonl").write_text(lines[0])
+    code, text = arena("tournament", "--resume", str(run), "--quiet")
+    assert code == 1 and "before secret deals" in text
+    code, text = arena("verify", str(run))
+    assert code == 0 and "not re-dealt" in text
