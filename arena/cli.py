@@ -322,7 +322,7 @@ def _resume_served(config: RunConfig, directory: Path, secret: str, *, quiet: bo
     a bundled bot in their place (issue 13.11)."""
     from arena.referee.host import serve_tournament
 
-    tokens = load_tokens(Path(config.tokens_file)) if config.tokens_file else None
+    tokens = load_tokens(directory / config.tokens_file) if config.tokens_file else None
     check_listen(config.listen)
     tune_gc()
     err.print(
@@ -527,7 +527,7 @@ def serve(
             config.tokens_file = str(tokens_file.resolve())  # a resumed run reads it again
         elif issue:
             tokens = issue_tokens(entrants)
-            config.tokens_file = str((directory / "tokens.txt").resolve())
+            config.tokens_file = "tokens.txt"  # in the results directory, wherever it moves
         if tokens is not None:
             if entrants and entrants != len(tokens):
                 raise ValueError(f"--entrants {entrants}, but there are {len(tokens)} tokens")

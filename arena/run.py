@@ -61,7 +61,8 @@ class RunConfig:
     tls_key: str | None = None  # and its private key
     strikes: int = 3
     external: bool = False  # arena serve: the bots connect on their own (none is started)
-    tokens_file: str | None = None  # arena serve --tokens / --issue-tokens: who may enter
+    # arena serve --tokens FILE (absolute) / --issue-tokens (relative to the results directory)
+    tokens_file: str | None = None
 
     def rules(self) -> TrufRules:
         return TrufRules(
