@@ -140,8 +140,8 @@ SeedO = Annotated[
     typer.Option(
         "--seed",
         help="Derive the schedule, the deals and the bots' seeds from this number, to repeat "
-        "a run while developing bots. A bot that knows it can see every hand: events leave it "
-        "out, and each run then deals from a fresh secret.",
+        "a run while developing bots. Bots that know the number can see every hand, so leave "
+        "it out for an event: without it every run deals from a fresh secret.",
         show_default="a fresh secret",
     ),
 ]
