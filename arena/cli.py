@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import signal
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -19,11 +18,14 @@ import typer
 from rich.console import Console
 
 from arena import __version__
-from arena.results import ResultsWriter, repair
+from arena.results import SECRET, TOURNAMENT, ResultsWriter, repair
 from arena.run import (
     ConfigError,
     RunConfig,
+    check_bot_names,
     check_fresh,
+    check_listen,
+    check_writable,
     default_results_dir,
     finished_matches,
     issue_tokens,
@@ -32,10 +34,14 @@ from arena.run import (
     load_tokens,
     make_plan,
     parse_bots,
+    run_secret,
+    save_secret,
+    saved_randomness,
     tournament_json,
     tune_gc,
     write_tokens,
 )
+from arena.signals import stop_on_sigterm
 
 app = typer.Typer(
     name="arena",
@@ -130,7 +136,14 @@ DealsFileO = Annotated[
     typer.Option("--deals-file", help="Play these deals (JSON Lines, see docs/results.md)."),
 ]
 SeedO = Annotated[
-    int, typer.Option("--seed", help="Seed for the schedule, the deals and the bots.")
+    int | None,
+    typer.Option(
+        "--seed",
+        help="Derive the schedule, the deals and the bots' seeds from this number, to repeat "
+        "a run while developing bots. Bots that know the number can see every hand, so leave "
+        "it out for an event: without it every run deals from a fresh secret.",
+        show_default="a fresh secret",
+    ),
 ]
 ResultsO = Annotated[
     Path | None,
@@ -176,7 +189,7 @@ def _common(
     multiplier: int | None,
     deals: int,
     deals_file: Path | None,
-    seed: int,
+    seed: int | None,
     listen: str,
     decision_timeout: float,
     time_bank: float,
@@ -219,6 +232,7 @@ def _common(
 
 @app.command()
 def tournament(
+    ctx: typer.Context,
     *,
     rounds: RoundsOpt = 100,
     bots: BotsOpt = None,
@@ -227,7 +241,7 @@ def tournament(
     multiplier: MultO = None,
     deals: DealsO = 0,
     deals_file: DealsFileO = None,
-    seed: SeedO = 0,
+    seed: SeedO = None,
     results: ResultsO = None,
     in_process: Annotated[
         bool,
@@ -247,7 +261,7 @@ def tournament(
             "--resume",
             metavar="DIR",
             help="Continue the stopped or crashed run in DIR, with the options it was "
-            "started with (saved in DIR/tournament.json); other options are ignored.",
+            "started with (saved in DIR/tournament.json); only --quiet may be added.",
         ),
     ] = None,
 ) -> None:
@@ -255,11 +269,16 @@ def tournament(
     directory = resume or results or default_results_dir()
     try:
         if resume is not None:
+            _refuse_with_resume(ctx)
             config = load_config(resume)
+            secret = run_secret(config, resume, resuming=True)
             dropped = repair(resume)
             note = f"; dropped {dropped} line(s) of unfinished matches" if dropped else ""
             done = len(finished_matches(resume))
             err.print(f"resuming {resume}: {done} finished matches kept{note}", highlight=False)
+            if config.external:
+                _resume_served(config, resume, secret, quiet=quiet)
+                return
         else:
             if in_process:
                 _refuse_network_options(
@@ -272,13 +291,59 @@ def tournament(
                           decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
             )  # fmt: skip
             check_fresh(directory)
-        run_tournament(config, directory, quiet=quiet)
+            secret = run_secret(config, directory)
+        run_tournament(config, directory, secret=secret, fresh=resume is None, quiet=quiet)
     except KeyboardInterrupt:
         raise interrupted(directory) from None
     except (ValueError, RuntimeError) as exc:  # RuntimeError: HostError (a bot failed to start)
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
+
+
+def _refuse_with_resume(ctx: typer.Context) -> None:
+    """A resumed run keeps the options it was started with (tournament.json): any other
+    option given with --resume is refused, not silently ignored (issue 13.9)."""
+    given = []
+    for param in ctx.command.params:
+        source = ctx.get_parameter_source(param.name or "")
+        if param.name not in ("resume", "quiet") and source and source.name == "COMMANDLINE":
+            given.append(max(param.opts, key=len))  # --rounds, not -r
+    if given:
+        raise ConfigError(
+            f"{', '.join(given)} cannot be changed when resuming: --resume DIR continues "
+            "with the options saved in DIR/tournament.json (only --quiet may be added)"
+        )
+
+
+def _resume_served(config: RunConfig, directory: Path, secret: str, *, quiet: bool) -> None:
+    """Continue an ``arena serve`` run: its bots are external, so wait for the same
+    entrants to connect again (with their tokens, if the run used tokens); never start
+    a bundled bot in their place (issue 13.11)."""
+    from arena.referee.host import serve_tournament
+
+    tokens = load_tokens(directory / config.tokens_file) if config.tokens_file else None
+    check_listen(config.listen)
+    tune_gc()
+    err.print(
+        f"waiting for this run's {len(config.bots)} entrants to connect again: "
+        f"{', '.join(config.bots)}",
+        highlight=False,
+    )
+    names = serve_tournament(
+        config, len(config.bots), directory, console=out, secret=secret, quiet=quiet,
+        tokens=tokens, resuming=True,
+    )  # fmt: skip
+    show_leaderboard(directory, names)
+
+
+def _seed_warning(config: RunConfig) -> None:
+    if config.seed is not None:
+        err.print(
+            f"[yellow]warning[/]: --seed {config.seed}: every deal follows from this number; "
+            "a bot that knows it can see every hand (use it to repeat runs, never in an event)",
+            highlight=False,
+        )
 
 
 def _refuse_network_options(
@@ -314,7 +379,10 @@ def _refuse_network_options(
 
 def interrupted(directory: Path) -> typer.Exit:
     """Ctrl-C or SIGTERM: every finished match is already on disk; say so."""
-    done = len(finished_matches(directory)) if directory.is_dir() else 0
+    if not (directory / TOURNAMENT).exists():  # stopped before the tournament started
+        err.print("[yellow]interrupted[/] before the tournament started: nothing to resume")
+        return typer.Exit(130)
+    done = len(finished_matches(directory))
     err.print(
         f"[yellow]interrupted[/]: {done} finished matches are saved in {directory}/; "
         f"continue with: arena tournament --resume {directory}"
@@ -322,23 +390,33 @@ def interrupted(directory: Path) -> typer.Exit:
     return typer.Exit(130)
 
 
-def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
-    plan = make_plan(config)
-    bots: dict[str, Any] = load_bots(config) if config.transport == "in-process" else {}
-    if config.transport == "grpc":  # a bot that cannot start here: say so before any file
+def run_tournament(
+    config: RunConfig, directory: Path, *, secret: str, fresh: bool, quiet: bool
+) -> None:
+    """Play the run (``fresh``: a new one, else a resumed one) and show its leaderboard."""
+    plan = make_plan(config, secret=secret)
+    bots: dict[str, Any] = load_bots(config, secret) if config.transport == "in-process" else {}
+    if config.transport == "grpc":  # a bot or an address that cannot work: say so before any file
         from arena.referee.host import check_launchable
 
+        check_bot_names(plan.entrants)
         check_launchable(plan.entrants)
+        check_listen(config.listen)
+    if fresh:
+        _seed_warning(config)
     done = finished_matches(directory)
     skip = frozenset(str(r["match"]) for r in done)
     tune_gc()
     with ResultsWriter(directory) as writer:
+        if fresh:
+            save_secret(config, directory, secret)
         writer.write_config(tournament_json(config, plan, bots))
         total = len(plan.tables())
+        dealt = "secret deals" if config.seed is None else f"seed {config.seed} (deals not secret)"
         out.print(
             f"[bold]Truf Arena[/] {plan.game.describe()['variant']} · "
             f"{len(plan.entrants)} entrants · {config.rounds} rounds · {total} matches · "
-            f"seed {config.seed} · results in {directory}",
+            f"{dealt} · results in {directory}",
             highlight=False,
         )
         from arena.live import LiveDisplay
@@ -418,7 +496,7 @@ def serve(
     multiplier: MultO = None,
     deals: DealsO = 0,
     deals_file: DealsFileO = None,
-    seed: SeedO = 0,
+    seed: SeedO = None,
     results: ResultsO = None,
     listen: ListenO = "127.0.0.1:50051",
     decision_timeout: TimeoutO = 1.0,
@@ -432,21 +510,24 @@ def serve(
     """Host a referee for external bots: wait for N to connect, then run the tournament."""
     from arena.referee.host import serve_tournament
 
+    directory = results or default_results_dir()
     try:
         config = RunConfig(
             bots=[],  # the bots that connect
             transport="grpc",
+            external=True,
             **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                       decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
         )  # fmt: skip
-        directory = results or default_results_dir()
         tokens = None
         if tokens_file is not None and issue:
             raise ValueError("give --tokens FILE or --issue-tokens, not both")
         if tokens_file is not None:
             tokens = load_tokens(tokens_file)
+            config.tokens_file = str(tokens_file.resolve())  # a resumed run reads it again
         elif issue:
             tokens = issue_tokens(entrants)
+            config.tokens_file = "tokens.txt"  # in the results directory, wherever it moves
         if tokens is not None:
             if entrants and entrants != len(tokens):
                 raise ValueError(f"--entrants {entrants}, but there are {len(tokens)} tokens")
@@ -457,8 +538,14 @@ def serve(
         names_now = (
             list(tokens.values()) if tokens else [f"entrant{i + 1}" for i in range(entrants)]
         )
-        make_plan(dataclasses.replace(config, bots=names_now), entrants_option="--entrants")
+        secret = run_secret(config, directory)
+        make_plan(
+            dataclasses.replace(config, bots=names_now), secret=secret, entrants_option="--entrants"
+        )
         check_fresh(directory)
+        check_writable(directory)
+        check_listen(config.listen)
+        _seed_warning(config)
         if issue and tokens:
             write_tokens(directory / "tokens.txt", tokens)
             out.print(f"tokens for {entrants} entrants (also in {directory / 'tokens.txt'}):")
@@ -466,7 +553,7 @@ def serve(
                 out.print(f"  {name} {token}", highlight=False)
         tune_gc()
         names = serve_tournament(
-            config, entrants, directory, console=out, quiet=quiet, tokens=tokens
+            config, entrants, directory, console=out, secret=secret, quiet=quiet, tokens=tokens
         )
     except KeyboardInterrupt:
         raise interrupted(directory) from None
@@ -532,12 +619,12 @@ def check(
     ] = 300.0,
 ) -> None:
     """Wait for one bot, play it through the rules' edge cases and report every problem."""
-    import asyncio
-
     from arena.check import run_check
+    from arena.signals import run_async
 
     try:
-        report = asyncio.run(
+        check_listen(listen)
+        report = run_async(
             run_check(
                 listen,
                 decision_timeout=decision_timeout,
@@ -546,6 +633,7 @@ def check(
             )
         )
     except KeyboardInterrupt:
+        err.print("[yellow]interrupted[/]: the check was stopped")
         raise typer.Exit(130) from None
     except (ValueError, RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
@@ -602,9 +690,11 @@ def leaderboard(
 def verify(
     directory: Annotated[Path, typer.Argument(help="A results directory to audit.")],
 ) -> None:
-    """Replay every logged deal through the engine and check each result against the rulings."""
+    """Replay every logged deal through the engine and check each result against the rulings;
+    where the run's secret (or --seed) is known, check that it deals the logged hands."""
     from arena.results import REPLAYS, read_jsonl
-    from arena.truf.replay import ReplayMismatch, group_by_match, replay_match
+    from arena.seeding import match_key
+    from arena.truf.replay import ReplayMismatch, check_dealt, group_by_match, replay_match
 
     try:
         if not directory.is_dir():
@@ -612,9 +702,12 @@ def verify(
         records = read_jsonl(directory / REPLAYS)
         if not records:
             raise ValueError(f"no replays to check ({REPLAYS} is missing or empty)")
-        deals = 0
-        for recs in group_by_match(records).values():
+        secret = _known_secret(directory)
+        deals = dealt = 0
+        for match_id, recs in group_by_match(records).items():
             deals += replay_match(recs)
+            if secret is not None:
+                dealt += check_dealt(recs, match_key(secret, match_id))
     except ReplayMismatch as exc:
         raise fail(f"replay mismatch: {exc}") from None
     except (ValueError, KeyError) as exc:
@@ -622,16 +715,24 @@ def verify(
     out.print(
         f"[green]ok[/]: {deals} deals in {len(group_by_match(records))} matches replay exactly"
     )
+    if secret is not None:
+        out.print(f"[green]ok[/]: {dealt} dealt deals are the ones the run's secret deals")
+    else:
+        out.print("the run's secret is not in this directory: the deals were not re-dealt")
 
 
-def _terminate(signum: int, frame: object) -> None:
-    # SIGTERM stops a run as Ctrl-C does (bots stopped, files closed): re-raised as SIGINT,
-    # so that inside asyncio.run the runner cancels the main task cleanly.
-    signal.raise_signal(signal.SIGINT)
+def _known_secret(directory: Path) -> str | None:
+    """The run's secret, if this directory can tell it (its secret file, or --seed)."""
+    if saved_randomness(directory) is None:  # no tournament.json, or from an older arena
+        return None
+    config = load_config(directory)
+    if config.seed is None and not (directory / SECRET).exists():
+        return None
+    return run_secret(config, directory, resuming=True)
 
 
 def main() -> None:
-    signal.signal(signal.SIGTERM, _terminate)
+    stop_on_sigterm()  # as Ctrl-C, even where SIGINT is ignored (arena.signals)
     app()
 
 

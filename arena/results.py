@@ -19,6 +19,7 @@ from typing import IO, Any
 REPLAYS = "replays.jsonl"
 MATCHES = "matches.jsonl"
 TOURNAMENT = "tournament.json"
+SECRET = "secret"  # a secret run's key to its deals, mode 0600 (docs/results.md)
 
 
 class ResultsDirError(ValueError):

@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import gc
 import importlib
+import importlib.machinery
 import importlib.metadata
 import json
 import os
 import platform
 import secrets
+import socket
+import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -23,7 +27,8 @@ from typing import Any
 from arena import __version__
 from arena.bot import Bot
 from arena.games import make_game
-from arena.results import MATCHES, TOURNAMENT, ResultsDirError, read_jsonl
+from arena.results import MATCHES, SECRET, TOURNAMENT, ResultsDirError, read_jsonl
+from arena.seeding import bot_seed, new_secret, seeded_secret
 from arena.tournament import TournamentPlan, entrant_names
 from arena.truf.dealsfile import load_deals
 from arena.truf.rules import TrufRules
@@ -46,7 +51,7 @@ class RunConfig:
     multiplier: int = 2
     deals: int = 0  # 0: the variant's default
     deals_file: str | None = None
-    seed: int = 0
+    seed: int | None = None  # None: secret deals (a fresh run secret); an int: --seed
     transport: str = "grpc"  # or "in-process"
     listen: str = "127.0.0.1:0"
     decision_timeout: float = 1.0
@@ -55,6 +60,9 @@ class RunConfig:
     tls_cert: str | None = None  # PEM certificate chain: serve over TLS
     tls_key: str | None = None  # and its private key
     strikes: int = 3
+    external: bool = False  # arena serve: the bots connect on their own (none is started)
+    # arena serve --tokens FILE (absolute) / --issue-tokens (relative to the results directory)
+    tokens_file: str | None = None
 
     def rules(self) -> TrufRules:
         return TrufRules(
@@ -110,9 +118,68 @@ def split_listen(listen: str) -> tuple[str, str]:
     return host or "127.0.0.1", port
 
 
-def make_plan(config: RunConfig, *, entrants_option: str = "--bots") -> TournamentPlan:
-    """Check the options and build the game and schedule; raises a ValueError that says
-    which option is wrong (``entrants_option``: the option that set the entrants)."""
+def check_listen(listen: str) -> None:
+    """Bind ``--listen`` once before anything starts: a busy port or an address that is
+    not this machine's is one line naming it (issue 13.4), not a gRPC log message."""
+    host, port = split_listen(listen)
+    host = host.strip("[]")  # [::1]:50051
+    try:
+        found = socket.getaddrinfo(
+            host, int(port), type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+        family, kind, proto, _, address = found[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC binds
+            probe.bind(address)
+    except OSError as exc:  # socket.gaierror included
+        raise ConfigError(f"cannot listen on {listen}: {exc.strerror or exc}") from None
+
+
+def check_writable(directory: Path) -> None:
+    """Fail now, not after the bots have come, when the results cannot be written
+    (issue 13.8). Leaves nothing behind: the probe file is removed, no folder is made."""
+    parent = directory
+    while not parent.exists():
+        if parent.parent == parent:
+            break
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ResultsDirError(f"cannot write results in {directory}: {parent} is not a directory")
+    try:
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as exc:
+        raise ResultsDirError(
+            f"cannot write results in {directory}: {exc.strerror or exc} ({parent})"
+        ) from None
+
+
+def check_bot_names(entrants: Sequence[str]) -> None:
+    """Before a gRPC run starts its bots: every name is a bundled bot or an importable
+    ``module:Class`` (issue 13.3; in-process, loading the bots does this)."""
+    from bots import BUNDLED, EXTERNAL
+
+    for spec in dict.fromkeys(base_name(e) for e in entrants):
+        module_name, _, attr = spec.partition(":")
+        if not attr:
+            known = spec in BUNDLED or spec in EXTERNAL
+        else:
+            # Where the bot's own process will look: the current folder first (python -m).
+            top = module_name.split(".", 1)[0]
+            path = [os.getcwd(), *sys.path]
+            finder = importlib.machinery.PathFinder
+            known = bool(top) and (top in sys.modules or finder.find_spec(top, path) is not None)
+        if not known:
+            raise ConfigError(
+                f"unknown bot {spec!r}; bundled bots: {', '.join(BUNDLED)} "
+                f"(over gRPC also {', '.join(EXTERNAL)}), or give a Python class as module:Class"
+            )
+
+
+def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots") -> TournamentPlan:
+    """Check the options and build the game and schedule, every match keyed by ``secret``
+    (see ``run_secret``); raises a ValueError that says which option is wrong
+    (``entrants_option``: the option that set the entrants)."""
     if config.rounds < 1:
         raise ConfigError(f"--rounds must be at least 1, got {config.rounds}")
     if config.decision_timeout <= 0:
@@ -133,7 +200,7 @@ def make_plan(config: RunConfig, *, entrants_option: str = "--bots") -> Tourname
             f"a {game.name} table seats {game.table_size}; {entrants_option} gives only "
             f"{len(entrants)} entrant(s): {', '.join(entrants) or 'none'}"
         )
-    return TournamentPlan(game, entrants, config.rounds, config.seed, config.strikes)
+    return TournamentPlan(game, entrants, config.rounds, secret, config.strikes)
 
 
 def load_bot(spec: str, seed: str) -> Bot:
@@ -174,8 +241,8 @@ def base_name(entrant: str) -> str:
     return entrant.split("#", 1)[0]
 
 
-def load_bots(config: RunConfig) -> dict[str, Bot]:
-    return {e: load_bot(base_name(e), f"{config.seed}:{e}") for e in config.entrants()}
+def load_bots(config: RunConfig, secret: str) -> dict[str, Bot]:
+    return {e: load_bot(base_name(e), bot_seed(secret, e)) for e in config.entrants()}
 
 
 def versions() -> dict[str, str]:
@@ -197,6 +264,7 @@ def tournament_json(
         "config": config.to_json(),
         "game": plan.game.describe(),
         "seed": config.seed,
+        "randomness": "seeded" if config.seed is not None else "secret",
         "entrants": [
             {
                 "name": e,
@@ -238,6 +306,58 @@ def load_config(directory: Path) -> RunConfig:
     except (OSError, json.JSONDecodeError) as exc:
         raise ResultsDirError(f"cannot read {path}: {exc}") from None
     return RunConfig.from_json(data.get("config", {}))
+
+
+def saved_randomness(directory: Path) -> str | None:
+    """``tournament.json``'s ``randomness`` ("secret" or "seeded"), or None for a run that
+    an arena before secret deals started (its deals came from an older derivation)."""
+    try:
+        data = json.loads((directory / TOURNAMENT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    value = data.get("randomness") if isinstance(data, dict) else None
+    return value if value in ("secret", "seeded") else None
+
+
+def run_secret(config: RunConfig, directory: Path, *, resuming: bool = False) -> str:
+    """The secret every deal of the run is derived from (security issue: predictable deals).
+
+    With ``--seed`` it is derived from the seed in public, so the run can be repeated.
+    Otherwise a resumed run reads the one its start saved in ``DIR/secret``, and a new run
+    gets 128 fresh random bits, saved by ``save_secret`` once its directory exists."""
+    if resuming and saved_randomness(directory) is None:
+        raise ResultsDirError(
+            f"{directory} was started by an arena from before secret deals, which dealt "
+            "differently: finish it with that version"
+        )
+    if config.seed is not None:
+        return seeded_secret(config.seed)
+    if not resuming:
+        return new_secret()
+    path = directory / SECRET
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        raise ResultsDirError(
+            f"{path} is missing: this run's deals came from that secret, and without it "
+            "the remaining matches cannot be dealt as the run would have dealt them"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ResultsDirError(f"cannot read {path}: {exc}") from None
+    if len(text) != 32 or any(c not in "0123456789abcdef" for c in text):
+        raise ResultsDirError(f"{path}: expected 32 hex digits (the run secret)")
+    return text
+
+
+def save_secret(config: RunConfig, directory: Path, secret: str) -> None:
+    """Keep a new secret run's secret in ``DIR/secret``, readable by its owner only, so
+    that ``--resume`` deals on as the run would have (a seeded run has none to keep)."""
+    if config.seed is not None:
+        return
+    fd = os.open(directory / SECRET, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)  # a file left by an earlier start keeps its mode otherwise
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(secret + "\n")
 
 
 def finished_matches(directory: Path) -> list[dict[str, Any]]:

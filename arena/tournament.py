@@ -17,6 +17,7 @@ from arena.faults import FaultBook, FaultKind
 from arena.games import Game
 from arena.results import ResultsWriter
 from arena.scheduler import Round, Table, schedule
+from arena.seeding import match_key, schedule_seed
 
 
 def entrant_names(bot_names: Sequence[str]) -> list[str]:
@@ -33,11 +34,6 @@ def entrant_names(bot_names: Sequence[str]) -> list[str]:
     return out
 
 
-def match_seed(seed: int, match_id: str) -> str:
-    """Each match's seed: a function of the tournament seed and the match id only."""
-    return f"{seed}:{match_id}"
-
-
 @dataclass
 class MatchOutcome:
     record: dict[str, Any]  # the matches.jsonl line
@@ -52,7 +48,7 @@ class MatchContext:
     match_id: str
     round: int = 1
     table: int = 1
-    seed: str = "0"
+    seed: str = "0"  # the match key (arena.seeding.match_key): the game's only randomness
 
 
 def finish_match(
@@ -134,17 +130,20 @@ class Progress:
 
 @dataclass
 class TournamentPlan:
+    """The matches of a run. ``secret`` is the run's secret (``arena.seeding``): each
+    match's key, and so every deal, is derived from it and the match id."""
+
     game: Game
     entrants: list[str]
     rounds: int
-    seed: int
+    secret: str
     strike_limit: int = 3
     schedule: list[Round] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.schedule:
             self.schedule = schedule(
-                len(self.entrants), self.game.table_size, self.rounds, self.seed
+                len(self.entrants), self.game.table_size, self.rounds, schedule_seed(self.secret)
             )
 
     def tables(self) -> list[Table]:
@@ -152,7 +151,7 @@ class TournamentPlan:
 
     def context(self, table: Table) -> MatchContext:
         return MatchContext(
-            table.match_id, table.round, table.table, match_seed(self.seed, table.match_id)
+            table.match_id, table.round, table.table, match_key(self.secret, table.match_id)
         )
 
 

@@ -11,7 +11,7 @@ import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from arena.cards import CODES, SUIT_LETTERS, Card
+from arena.cards import CODES, SUIT_LETTERS, Card, mask_of
 from arena.truf.actions import BIDS, MODES, PLAYS, Action, Bid, Declare, Mode, declare
 from arena.truf.errors import ActionFormatError, DealError, RuleError
 from arena.truf.events import (
@@ -204,6 +204,27 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
     return len(records)
 
 
+def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
+    """Check that each of one match's deals logged as dealt from the seed holds the hands
+    (and deal 1 the dealer) that the match key gives: the run's secret reproduces its
+    deals. Returns the number of deals checked; raises ``ReplayMismatch``."""
+    from arena.truf.state import first_dealer, seeded_deal
+
+    checked = 0
+    for rec in records:
+        if rec.get("deal_source", "seed") != "seed":
+            continue
+        where = f"match {rec['match']} deal {rec['deal']}"
+        masks, _ = seeded_deal(key, int(rec["deal"]))
+        logged = [mask_of(Card.parse(c) for c in hand) for hand in rec["hands"]]
+        if logged != masks:
+            raise ReplayMismatch(f"{where}: the hands are not the ones the run's secret deals")
+        if rec["deal"] == 1 and rec["dealer"] != first_dealer(key):
+            raise ReplayMismatch(f"{where}: the dealer is not the one the run's secret draws")
+        checked += 1
+    return checked
+
+
 def group_by_match(records: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
     out: dict[str, list[Mapping[str, Any]]] = {}
     for rec in records:
@@ -217,6 +238,7 @@ __all__ = [
     "REQUIRED_FIELDS",
     "SCHEMA",
     "ReplayMismatch",
+    "check_dealt",
     "deal_record",
     "group_by_match",
     "replay_match",
