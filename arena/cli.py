@@ -9,14 +9,20 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import signal
 import sys
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from typer import Abort
+from typer._click.exceptions import ClickException, NoArgsIsHelpError
+from typer.core import TyperGroup
 
 from arena import __version__
 from arena.results import ResultsWriter, repair
@@ -37,9 +43,47 @@ from arena.run import (
     write_tokens,
 )
 
+USER_ERROR = 1  # every mistake of the user's: one line on stderr, this exit code
+INTERRUPTED = 130
+
+
+class _OneLineErrors(TyperGroup):
+    """Typer's own usage errors (a bad number, an unknown option) as the commands' own
+    errors are: one line on stderr, exit code 1; no usage box."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except NoArgsIsHelpError as exc:
+            sys.stdout.write(exc.format_message() + "\n")
+            sys.exit(0)
+        except ClickException as exc:
+            ctx = getattr(exc, "ctx", None)
+            hint = f" (see: {ctx.command_path} -h)" if ctx is not None else ""
+            err.print(f"[bold red]error:[/] {escape(exc.format_message())}{hint}", highlight=False)
+            sys.exit(USER_ERROR)
+        except Abort:
+            sys.exit(INTERRUPTED)
+        sys.exit(code or 0)
+
+
 app = typer.Typer(
     name="arena",
-    help="Truf Arena: a tournament engine and bot-vs-bot arena for Truf.",
+    cls=_OneLineErrors,
+    help="Truf Arena: a tournament engine and bot-vs-bot arena for Truf.\n\n"
+    "Exit codes: 0 done; 1 a mistake (a bad option, file or bot), said in one line on "
+    "stderr; 130 interrupted (Ctrl-C or SIGTERM).",
+    rich_markup_mode=None,  # plain help: no <bool> for flags, no boxes
     context_settings={"help_option_names": ["-h", "--help"]},
     no_args_is_help=True,
     add_completion=False,
@@ -85,22 +129,55 @@ def main_callback(
     version: Annotated[
         bool,
         typer.Option(
-            "--version", callback=version_callback, is_eager=True, help="Show the version."
+            "--version",
+            callback=version_callback,
+            is_eager=True,
+            metavar=FLAG,
+            help="Show the version.",
         ),
     ] = False,
 ) -> None:
     """Truf Arena."""
 
 
+def _finite(option: str, *, least: float = 0.0, positive: bool = False) -> Callable[[Any], Any]:
+    """A parse-time check for a float option: a finite number, not below ``least`` (or
+    above 0 with ``positive``), so ``nan`` or ``inf`` never reach a run."""
+
+    def check(value: float | None) -> float | None:
+        if value is None:
+            return value
+        if not math.isfinite(value):
+            raise typer.BadParameter(f"must be a finite number of seconds, got {value}")
+        if positive and value <= 0:
+            raise typer.BadParameter(f"must be more than 0, got {value:g}")
+        if value < least:
+            raise typer.BadParameter(f"must be {least:g} or more, got {value:g}")
+        return value
+
+    check.__name__ = f"check_{option}"
+    return check
+
+
+FLAG = ""  # metavar of an on/off flag: it takes no value
+
 RoundsOpt = Annotated[
     int,
-    typer.Option("--rounds", "-r", min=1, help="Rounds: every entrant plays one match per round."),
+    typer.Option(
+        "--rounds",
+        "-r",
+        min=1,
+        metavar="N",
+        help="Rounds. Each round seats every entrant at one match, except that when the "
+        "field is not a multiple of the table size the remainder sit out, in turn.",
+    ),
 ]
 BotsOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--bots",
         "-b",
+        metavar="NAMES",
         help="Entrants, comma-separated: bundled bot names (random, greedy, planner, tracker) "
         "or module:Class. A repeated name gives separate entrants (random#1, random#2).",
     ),
@@ -108,41 +185,61 @@ BotsOpt = Annotated[
 VariantO = Annotated[VariantOpt, typer.Option("--variant", help="Rule variant (rulings C* or T*).")]
 ScoringO = Annotated[
     ScoringOpt | None,
-    typer.Option("--scoring", help="Classic scoring method (ruling C13).", show_default="1"),
+    typer.Option(
+        "--scoring",
+        help="Classic scoring method (ruling C13). [default: 1]",
+        show_default=False,
+    ),
 ]
 MultO = Annotated[
     int | None,
     typer.Option(
         "--multiplier",
         min=1,
-        help="Multiplier of scoring methods 3 and 2+3 (C13).",
-        show_default="2",
+        metavar="N",
+        help="Multiplier of scoring methods 3 and 2+3 (C13). [default: 2]",
+        show_default=False,
     ),
 ]
 DealsO = Annotated[
     int,
     typer.Option(
-        "--deals", min=0, help="Deals per match; 0 = the variant's default (13 classic, 6 target)."
+        "--deals",
+        min=0,
+        metavar="N",
+        help="Deals per match; 0 = the variant's default (13 classic, 6 target).",
     ),
 ]
 DealsFileO = Annotated[
     Path | None,
-    typer.Option("--deals-file", help="Play these deals (JSON Lines, see docs/results.md)."),
+    typer.Option(
+        "--deals-file", metavar="FILE", help="Play these deals (JSON Lines, see docs/results.md)."
+    ),
 ]
 SeedO = Annotated[
-    int, typer.Option("--seed", help="Seed for the schedule, the deals and the bots.")
+    int, typer.Option("--seed", metavar="N", help="Seed for the schedule, the deals and the bots.")
 ]
 ResultsO = Annotated[
     Path | None,
-    typer.Option("--results", help="Write the run's files directly into this directory."),
+    typer.Option(
+        "--results", metavar="DIR", help="Write the run's files directly into this directory."
+    ),
 ]
 TimeoutO = Annotated[
-    float, typer.Option("--decision-timeout", help="Seconds a bot has per decision.")
+    float,
+    typer.Option(
+        "--decision-timeout",
+        metavar="SECONDS",
+        callback=_finite("decision_timeout", positive=True),
+        help="Seconds a bot has per decision.",
+    ),
 ]
 TimeBankO = Annotated[
     float,
     typer.Option(
         "--time-bank",
+        metavar="SECONDS",
+        callback=_finite("time_bank"),
         help="Extra seconds per bot per match that slow decisions may draw on (0: none).",
     ),
 ]
@@ -157,15 +254,26 @@ GraceO = Annotated[
     float,
     typer.Option(
         "--grace",
+        metavar="SECONDS",
+        callback=_finite("grace"),
         help="Seconds a bot whose connection dropped has to come back; after that it "
         "forfeits its remaining matches (played on by the fallback).",
     ),
 ]
 StrikesO = Annotated[
-    int, typer.Option("--strikes", help="Faults in one match before a bot is disqualified from it.")
+    int,
+    typer.Option(
+        "--strikes",
+        min=1,
+        metavar="N",
+        help="Faults in one match before a bot is disqualified from it.",
+    ),
 ]
 ListenO = Annotated[
-    str, typer.Option("--listen", help="HOST:PORT for the referee (port 0: any free port).")
+    str,
+    typer.Option(
+        "--listen", metavar="HOST:PORT", help="Address of the referee (port 0: any free port)."
+    ),
 ]
 
 
@@ -231,7 +339,11 @@ def tournament(
     results: ResultsO = None,
     in_process: Annotated[
         bool,
-        typer.Option("--in-process", help="Play without a network: bots run inside this process."),
+        typer.Option(
+            "--in-process",
+            metavar=FLAG,
+            help="Play without a network: bots run inside this process.",
+        ),
     ] = False,
     listen: ListenO = "127.0.0.1:0",
     decision_timeout: TimeoutO = 1.0,
@@ -240,7 +352,9 @@ def tournament(
     tls_cert: TlsCertO = None,
     tls_key: TlsKeyO = None,
     strikes: StrikesO = 3,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar=FLAG, help="No live display.")
+    ] = False,
     resume: Annotated[
         Path | None,
         typer.Option(
@@ -393,6 +507,7 @@ def serve(
             "--entrants",
             "-n",
             min=0,
+            metavar="N",
             help="Wait for this many bots, then run the tournament (with --tokens: one per token).",
         ),
     ] = 0,
@@ -408,6 +523,7 @@ def serve(
         bool,
         typer.Option(
             "--issue-tokens",
+            metavar=FLAG,
             help="Make a token per entrant (entrant1, ...), save them in the results "
             "directory's tokens.txt and admit only those.",
         ),
@@ -427,7 +543,9 @@ def serve(
     tls_cert: TlsCertO = None,
     tls_key: TlsKeyO = None,
     strikes: StrikesO = 3,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar=FLAG, help="No live display.")
+    ] = False,
 ) -> None:
     """Host a referee for external bots: wait for N to connect, then run the tournament."""
     from arena.referee.host import serve_tournament
@@ -482,16 +600,26 @@ def bot(
     name: Annotated[
         str,
         typer.Argument(
-            help="A bundled bot (random, greedy, planner, tracker, js) or module:Class."
+            metavar="BOT",
+            help="A bundled bot (random, greedy, planner, tracker, js) or module:Class.",
         ),
     ],
     *,
-    connect: Annotated[str, typer.Option("--connect", help="The referee's HOST:PORT.")],
+    connect: Annotated[
+        str, typer.Option("--connect", metavar="HOST:PORT", help="The referee's address.")
+    ],
     token: Annotated[
-        str, typer.Option("--token", help="Your entrant token, if the organiser gave one.")
+        str,
+        typer.Option(
+            "--token", metavar="TOKEN", help="Your entrant token, if the organiser gave one."
+        ),
     ] = "",
-    seed: Annotated[str, typer.Option("--seed", help="Seed for a bot that uses randomness.")] = "0",
-    capacity: Annotated[int, typer.Option("--capacity", min=1, help="Tables to play at once.")] = 1,
+    seed: Annotated[
+        str, typer.Option("--seed", metavar="SEED", help="Seed for a bot that uses randomness.")
+    ] = "0",
+    capacity: Annotated[
+        int, typer.Option("--capacity", min=1, metavar="N", help="Tables to play at once.")
+    ] = 1,
     tls_ca: Annotated[
         Path | None,
         typer.Option("--tls-ca", metavar="CERT", help="Connect with TLS, trusting this PEM."),
@@ -524,11 +652,18 @@ def bot(
 def check(
     *,
     listen: Annotated[
-        str, typer.Option("--listen", help="HOST:PORT to wait on for your bot.")
+        str,
+        typer.Option("--listen", metavar="HOST:PORT", help="Address to wait on for your bot."),
     ] = "127.0.0.1:50051",
     decision_timeout: TimeoutO = 1.0,
     wait: Annotated[
-        float, typer.Option("--wait", min=1, help="Seconds to wait for the bot to connect.")
+        float,
+        typer.Option(
+            "--wait",
+            metavar="SECONDS",
+            callback=_finite("wait", least=1),
+            help="Seconds to wait for the bot to connect.",
+        ),
     ] = 300.0,
 ) -> None:
     """Wait for one bot, play it through the rules' edge cases and report every problem."""
@@ -565,9 +700,16 @@ def check(
 
 @app.command()
 def leaderboard(
-    directory: Annotated[Path, typer.Argument(help="A results directory (results/<run>/).")],
+    directory: Annotated[
+        Path, typer.Argument(metavar="DIR", help="A results directory (results/<run>/).")
+    ],
     *,
-    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.table,
+    format: Annotated[
+        Format,
+        typer.Option(
+            "--format", "-f", metavar="FORMAT", help="Output format: table, csv, json or markdown."
+        ),
+    ] = Format.table,
 ) -> None:
     """Re-render a saved leaderboard from a results directory."""
     from arena.console import leaderboard_table
@@ -600,7 +742,7 @@ def leaderboard(
 
 @app.command()
 def verify(
-    directory: Annotated[Path, typer.Argument(help="A results directory to audit.")],
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="A results directory to audit.")],
 ) -> None:
     """Replay every logged deal through the engine and check each result against the rulings."""
     from arena.results import REPLAYS, read_jsonl

@@ -8,7 +8,6 @@ referee share one setup and write the same files.
 from __future__ import annotations
 
 import gc
-import importlib
 import importlib.metadata
 import json
 import os
@@ -23,6 +22,7 @@ from typing import Any
 from arena import __version__
 from arena.bot import Bot
 from arena.games import make_game
+from arena.loading import instantiate, load_class
 from arena.results import MATCHES, TOURNAMENT, ResultsDirError, read_jsonl
 from arena.tournament import TournamentPlan, entrant_names
 from arena.truf.dealsfile import load_deals
@@ -146,25 +146,18 @@ def load_bot(spec: str, seed: str) -> Bot:
             f"{spec} runs only over gRPC; drop --in-process (it is a {ext.language} program: "
             f"{ext.program} bots/{ext.script} --connect HOST:PORT)"
         )
-    module_name, _, attr = spec.partition(":")
-    if not attr:
-        module_name, attr = f"bots.{spec}", "Bot"
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
+    if ":" not in spec:
         from bots import BUNDLED
 
-        raise ConfigError(
-            f"unknown bot {spec!r} ({exc}); bundled bots: {', '.join(BUNDLED)} "
-            f"(over gRPC also {', '.join(EXTERNAL)}), or give a Python class as module:Class"
-        ) from None
-    cls = getattr(module, attr, None)
-    if cls is None:
-        raise ConfigError(f"bot {spec!r}: module {module_name} has no {attr}")
-    try:
-        bot = cls(seed=seed)
-    except TypeError:
-        bot = cls()
+        if spec not in BUNDLED:
+            raise ConfigError(
+                f"unknown bot {spec!r}; bundled bots: {', '.join(BUNDLED)} (over gRPC also "
+                f"{', '.join(EXTERNAL)}), or give a Python class as module:Class"
+            )
+        spec_to_load = f"bots.{spec}:Bot"
+    else:
+        spec_to_load = spec
+    bot = instantiate(load_class(spec_to_load), seed, spec)
     if not callable(getattr(bot, "act", None)):
         raise ConfigError(f"bot {spec!r} has no act(view, legal) method")
     return bot  # type: ignore[no-any-return]

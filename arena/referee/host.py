@@ -28,6 +28,7 @@ from arena.referee.server import Entrant, Referee, start_server
 from arena.referee.table import play_remote_match
 from arena.results import ResultsWriter
 from arena.run import RunConfig, base_name, make_plan, split_listen, tournament_json
+from arena.sdk import PARENT_ENV
 from arena.tournament import MatchOutcome, TournamentPlan
 
 # Tables in play at once, at most, and the capacity the bundled bots declare. A table
@@ -101,6 +102,7 @@ def launch_bots(
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])  # so `bots` imports from a checkout too
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    env[PARENT_ENV] = str(os.getpid())  # the bots exit when this process is gone
     for token, name in tokens.items():
         log = logdir / f"{name.replace('#', '-')}.log"
         cmd = bot_command(base_name(name), address, token, f"{seed}:{name}", tls_ca)
