@@ -5,9 +5,11 @@ names the user's file and line, and exits 1; nothing prints an arena traceback."
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
@@ -136,3 +138,51 @@ def test_help_reads_naturally(tmp_path: Path) -> None:
     assert "sit out" in text  # --rounds says what the scheduler does with a remainder
     top = run(tmp_path, ARENA, "-h").stdout
     assert "Exit codes: 0" in top
+
+
+def _children(pid: int) -> list[int]:
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:  # fields: state, ppid, ...
+            out.append(int(stat.parent.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
+def test_the_bots_a_killed_arena_launched_exit_within_two_seconds(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    arena = subprocess.Popen(
+        [ARENA, "tournament", "--rounds", "500", "--results", "r", "--quiet"],
+        cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not (tmp_path / "r" / "matches.jsonl").exists() or not (
+            (tmp_path / "r" / "matches.jsonl").stat().st_size
+        ):  # the bots are connected and playing
+            assert time.monotonic() < deadline and arena.poll() is None
+            time.sleep(0.1)
+        bots = _children(arena.pid)
+        assert len(bots) == 4
+    finally:
+        arena.kill()  # kill -9: the arena cannot stop its bots
+        arena.wait()
+    deadline = time.monotonic() + 3
+    while any(_alive(b) for b in bots) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = [b for b in bots if _alive(b)]
+    for b in left:
+        os.kill(b, signal.SIGKILL)
+    assert not left, "bots outlived the arena"
