@@ -114,7 +114,7 @@ class Format(StrEnum):
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     return typer.Exit(code)
 
 
@@ -373,7 +373,7 @@ def tournament(
             dropped = repair(resume)
             note = f"; dropped {dropped} line(s) of unfinished matches" if dropped else ""
             done = len(finished_matches(resume))
-            err.print(f"resuming {resume}: {done} finished matches kept{note}", highlight=False)
+            err.print(f"resuming {resume}: {done} finished matches kept{note}", markup=False)
         else:
             if in_process:
                 _refuse_network_options(
@@ -430,8 +430,8 @@ def interrupted(directory: Path) -> typer.Exit:
     """Ctrl-C or SIGTERM: every finished match is already on disk; say so."""
     done = len(finished_matches(directory)) if directory.is_dir() else 0
     err.print(
-        f"[yellow]interrupted[/]: {done} finished matches are saved in {directory}/; "
-        f"continue with: arena tournament --resume {directory}"
+        f"[yellow]interrupted[/]: {done} finished matches are saved in {escape(str(directory))}/; "
+        f"continue with: arena tournament --resume {escape(str(directory))}"
     )
     return typer.Exit(130)
 
@@ -452,7 +452,7 @@ def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
         out.print(
             f"[bold]Truf Arena[/] {plan.game.describe()['variant']} · "
             f"{len(plan.entrants)} entrants · {config.rounds} rounds · {total} matches · "
-            f"seed {config.seed} · results in {directory}",
+            f"seed {config.seed} · results in {escape(str(directory))}",
             highlight=False,
         )
         from arena.live import LiveDisplay
@@ -495,7 +495,7 @@ def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None
     write_csv(rows, directory / "leaderboard.csv")
     write_json(rows, directory / "leaderboard.json", {"matches": len(records)})
     out.print(leaderboard_table(rows, title=f"Leaderboard · {len(records)} matches"))
-    out.print(f"saved in {directory}/", highlight=False)
+    out.print(f"saved in {directory}/", markup=False, highlight=False)
 
 
 @app.command()
@@ -579,9 +579,12 @@ def serve(
         check_fresh(directory)
         if issue and tokens:
             write_tokens(directory / "tokens.txt", tokens)
-            out.print(f"tokens for {entrants} entrants (also in {directory / 'tokens.txt'}):")
+            out.print(
+                f"tokens for {entrants} entrants (also in {directory / 'tokens.txt'}):",
+                markup=False,
+            )
             for token, name in tokens.items():
-                out.print(f"  {name} {token}", highlight=False)
+                out.print(f"  {name} {token}", markup=False, highlight=False)
         tune_gc()
         names = serve_tournament(
             config, entrants, directory, console=out, quiet=quiet, tokens=tokens
@@ -677,7 +680,7 @@ def check(
                 listen,
                 decision_timeout=decision_timeout,
                 wait=wait,
-                say=lambda text: out.print(text, highlight=False),
+                say=lambda text: out.print(text, markup=False, highlight=False),
             )
         )
     except KeyboardInterrupt:
@@ -686,10 +689,12 @@ def check(
         raise fail(str(exc)) from None
     for f in report.findings:
         if f.ok:
-            out.print(f"[green]✓[/] {f.case}: {f.text}", highlight=False, soft_wrap=True)
+            out.print(
+                f"[green]✓[/] {escape(f'{f.case}: {f.text}')}", highlight=False, soft_wrap=True
+            )
         else:
-            out.print(f"[red]✗[/] {f.case}: {f.text}", highlight=False, soft_wrap=True)
-            out.print(f"    {f.request}", highlight=False, soft_wrap=True)
+            out.print(f"[red]✗[/] {escape(f'{f.case}: {f.text}')}", highlight=False, soft_wrap=True)
+            out.print(f"    {f.request}", markup=False, highlight=False, soft_wrap=True)
     failed = len(report.failed)
     total = len(report.findings)
     if failed:
