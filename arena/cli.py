@@ -460,6 +460,7 @@ def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
         display = LiveDisplay(out, total, plan.entrants, done=len(skip))
         display.ratings.rate_all(done)
         if config.transport == "in-process":
+            from arena.loading import BotErrorReport
             from arena.tournament import run_in_process
 
             with display if not quiet else _Null():
@@ -469,6 +470,7 @@ def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
                     writer,
                     skip=skip,
                     on_match=lambda p: display.update(p.outcome.record, p.decisions),
+                    on_bot_error=BotErrorReport(),
                 )
         else:
             from arena.referee.host import run_hosted_tournament

@@ -186,3 +186,42 @@ def test_the_bots_a_killed_arena_launched_exit_within_two_seconds(tmp_path: Path
     for b in left:
         os.kill(b, signal.SIGKILL)
     assert not left, "bots outlived the arena"
+
+
+CRASHY = """\
+from arena.bot import BaseBot
+
+
+def pick(legal):
+    return legal[99]
+
+
+class Crashy(BaseBot):
+    name = "crashy"
+    calls = 0
+
+    def act(self, view, legal):
+        self.calls += 1
+        if self.calls % 2:
+            raise ValueError("odd call")
+        return pick(legal)
+"""
+
+
+def test_an_in_process_bots_exception_is_shown_once_per_kind_with_its_own_frames(
+    tmp_path: Path,
+) -> None:
+    write(tmp_path, "crashy.py", CRASHY)
+    got = run(
+        tmp_path, ARENA, "tournament", "--in-process", "--bots",
+        "crashy:Crashy,random,greedy,planner", "--rounds", "3", "--deals", "2",
+        "--strikes", "50", "--results", "r", "--quiet",
+    )  # fmt: skip
+    assert got.returncode == 0, got.stderr
+    err = got.stderr
+    assert err.count("act() raised ValueError") == 1, err
+    assert err.count("act() raised IndexError") == 1, err
+    assert 'crashy.py", line 15, in act' in err and 'raise ValueError("odd call")' in err
+    assert 'crashy.py", line 5, in pick' in err  # the bot's own frames, down to the bug
+    assert "arena/" not in err  # none of the arena's
+    assert "ValueError: odd call" in err and "IndexError: tuple index out of range" in err
