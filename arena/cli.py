@@ -752,25 +752,22 @@ def verify(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="A results directory to audit.")],
 ) -> None:
     """Replay every logged deal through the engine and check each result against the rulings."""
-    from arena.results import REPLAYS, read_jsonl
-    from arena.truf.replay import ReplayMismatch, group_by_match, replay_match
+    from arena.results import REPLAYS, read_jsonl_numbered
+    from arena.truf.replay import ReplayMismatch, replay_log
 
     try:
         if not directory.is_dir():
-            raise ValueError("not a directory")
-        records = read_jsonl(directory / REPLAYS)
-        if not records:
-            raise ValueError(f"no replays to check ({REPLAYS} is missing or empty)")
-        deals = 0
-        for recs in group_by_match(records).values():
-            deals += replay_match(recs)
+            raise ValueError(f"{directory} is not a directory")
+        path = directory / REPLAYS
+        lines = read_jsonl_numbered(path)
+        if not lines:
+            raise ValueError(f"no replays to check in {directory} ({REPLAYS} is missing or empty)")
+        deals, matches = replay_log(lines, str(path))
     except ReplayMismatch as exc:
         raise fail(f"replay mismatch: {exc}") from None
-    except (ValueError, KeyError) as exc:
-        raise fail(f"{directory}: {exc}") from None
-    out.print(
-        f"[green]ok[/]: {deals} deals in {len(group_by_match(records))} matches replay exactly"
-    )
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    out.print(f"[green]ok[/]: {deals} deals in {matches} matches replay exactly")
 
 
 def _terminate(signum: int, frame: object) -> None:

@@ -146,11 +146,14 @@ def load_matches(path: str | Path) -> list[dict[str, Any]]:
     match id seen twice, raises ``ResultsError`` naming the file and line."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise ResultsError(f"{path}: no such file") from None
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ResultsError(f"{path}: not UTF-8 text ({exc.reason})") from None
+        where = data.count(b"\n", 0, exc.start) + 1
+        raise ResultsError(f"{path} line {where}: not UTF-8 text ({exc.reason})") from None
     lines = text.split("\n")
     out: list[dict[str, Any]] = []
     seen: dict[str, int] = {}

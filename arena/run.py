@@ -10,10 +10,13 @@ from __future__ import annotations
 import gc
 import importlib.metadata
 import json
+import math
 import os
 import platform
 import secrets
 import time
+import types
+import typing
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -83,8 +86,38 @@ class RunConfig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RunConfig:
+        """The configuration saved in ``tournament.json``; a ConfigError names a field
+        whose value has the wrong type."""
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        hints = typing.get_type_hints(cls)
+        for name, value in known.items():
+            if not _has_type(value, hints[name]):
+                raise ConfigError(f"config field {name!r} has the wrong type: {value!r}")
         return cls(**known)
+
+
+def _has_type(value: object, hint: Any) -> bool:
+    """Whether a JSON value fits a RunConfig field's type (int, float, str, bool, None,
+    list[X] and unions of these; anything else is not checked)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_has_type(value, h) for h in typing.get_args(hint))
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        return isinstance(value, list) and all(_has_type(v, item) for v in value)
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:  # JSON's NaN and Infinity are no config's values
+        return (
+            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        )
+    if hint is str:
+        return isinstance(value, str)
+    return True
 
 
 def tune_gc() -> None:
@@ -228,9 +261,18 @@ def load_config(directory: Path) -> RunConfig:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ResultsDirError(f"{directory} is not a results directory: no {TOURNAMENT}") from None
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ResultsDirError(f"cannot read {path}: {exc}") from None
-    return RunConfig.from_json(data.get("config", {}))
+    except json.JSONDecodeError as exc:
+        raise ResultsDirError(f"{path} line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except UnicodeDecodeError as exc:
+        raise ResultsDirError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise ResultsDirError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+        raise ResultsDirError(f"{path}: expected a JSON object with a 'config' object")
+    try:
+        return RunConfig.from_json(data["config"])
+    except ConfigError as exc:
+        raise ResultsDirError(f"{path}: {exc}") from None
 
 
 def finished_matches(directory: Path) -> list[dict[str, Any]]:
