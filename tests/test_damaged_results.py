@@ -169,3 +169,12 @@ def test_leaderboard_of_a_damaged_directory_names_the_file_and_line(
     out = copy_of(finished_run, tmp_path)
     set_line(out / "matches.jsonl", 3, "{}")
     assert "matches.jsonl line 3" in one_line_error(["leaderboard", str(out)])
+
+
+def test_the_leaderboard_files_have_the_mode_of_the_other_results_files(
+    finished_run: Path,
+) -> None:
+    modes = {f.name: f.stat().st_mode & 0o777 for f in finished_run.iterdir()}
+    assert modes["leaderboard.csv"] == modes["leaderboard.json"] == modes["matches.jsonl"], modes
+    assert modes["matches.jsonl"] == modes["tournament.json"] == modes["replays.jsonl"]
+    assert not any(name.endswith(".tmp") for name in modes)
