@@ -31,6 +31,7 @@ from arena.run import (
     RunConfig,
     check_fresh,
     default_results_dir,
+    entrant_names_for,
     finished_matches,
     issue_tokens,
     load_bots,
@@ -379,8 +380,10 @@ def tournament(
                 _refuse_network_options(
                     listen, decision_timeout, time_bank, grace, tls_cert, tls_key
                 )
+            specs = parse_bots(bots) if bots else RunConfig().bots
             config = RunConfig(
-                bots=parse_bots(bots) if bots else RunConfig().bots,
+                bots=specs,
+                names=entrant_names_for(specs),
                 transport="in-process" if in_process else "grpc",
                 **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                           decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
@@ -442,7 +445,7 @@ def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
     if config.transport == "grpc":  # a bot that cannot start here: say so before any file
         from arena.referee.host import check_launchable
 
-        check_launchable(plan.entrants)
+        check_launchable(list(config.bots))
     done = finished_matches(directory)
     skip = frozenset(str(r["match"]) for r in done)
     tune_gc()

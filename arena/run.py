@@ -58,6 +58,9 @@ class RunConfig:
     tls_cert: str | None = None  # PEM certificate chain: serve over TLS
     tls_key: str | None = None  # and its private key
     strikes: int = 3
+    # The entrants' names, in the order of ``bots``, fixed when the run starts (each
+    # bot's own name: ``entrant_names_for``); None: the names are ``bots`` made unique.
+    names: list[str] | None = None
 
     def rules(self) -> TrufRules:
         return TrufRules(
@@ -68,7 +71,11 @@ class RunConfig:
         )
 
     def entrants(self) -> list[str]:
-        return entrant_names(self.bots)
+        return list(self.names) if self.names else entrant_names(self.bots)
+
+    def spec_of(self, entrant: str) -> str:
+        """The bot (a bundled name or ``module:Class``) that plays as ``entrant``."""
+        return dict(zip(self.entrants(), self.bots, strict=True))[entrant]
 
     def tls(self) -> tuple[bytes, bytes] | None:
         """The referee's (certificate, key), PEM, or None for plain HTTP/2."""
@@ -200,8 +207,24 @@ def base_name(entrant: str) -> str:
     return entrant.split("#", 1)[0]
 
 
+def bot_name(spec: str) -> str:
+    """The name a bot plays under, in-process and over gRPC alike: its class's own
+    ``name`` (what the SDK says in its hello), else the class's name; a bundled bot's
+    name is the one it is given by."""
+    if ":" not in spec:
+        return spec
+    cls = load_class(spec)
+    name = getattr(cls, "name", None)
+    return name if isinstance(name, str) and name.strip() else str(cls.__name__)
+
+
+def entrant_names_for(specs: Sequence[str]) -> list[str]:
+    """Each bot's own name (``bot_name``), made unique with #1, #2... when repeated."""
+    return entrant_names([bot_name(s) for s in specs])
+
+
 def load_bots(config: RunConfig) -> dict[str, Bot]:
-    return {e: load_bot(base_name(e), f"{config.seed}:{e}") for e in config.entrants()}
+    return {e: load_bot(config.spec_of(e), f"{config.seed}:{e}") for e in config.entrants()}
 
 
 def versions() -> dict[str, str]:
@@ -226,7 +249,7 @@ def tournament_json(
         "entrants": [
             {
                 "name": e,
-                "bot": base_name(e),
+                "bot": config.spec_of(e),
                 "version": str(getattr(bots.get(e), "version", "external")),
             }
             for e in plan.entrants

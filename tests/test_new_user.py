@@ -4,6 +4,7 @@ names the user's file and line, and exits 1; nothing prints an arena traceback."
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -48,7 +49,29 @@ def test_the_readme_in_process_command_runs_from_the_bots_folder(tmp_path: Path)
         "--results", "r", "--quiet",
     )  # fmt: skip
     assert got.returncode == 0, got.stderr
-    assert "lowest" in (tmp_path / "r" / "leaderboard.csv").read_text(encoding="utf-8").lower()
+    assert entrants(tmp_path / "r") == ["greedy", "lowest", "planner", "random"]
+
+
+def entrants(results: Path) -> list[str]:
+    doc = json.loads((results / "leaderboard.json").read_text(encoding="utf-8"))
+    return sorted(row["bot"] for row in doc["rows"])
+
+
+@pytest.mark.parametrize("transport", ["--in-process", "--grpc"])
+def test_an_entrant_plays_under_its_bots_own_name_in_process_and_over_grpc(
+    tmp_path: Path, transport: str
+) -> None:
+    # One rule for both: the class's `name` (what the SDK says in its hello), made unique.
+    write(tmp_path, "mybot.py", LOWEST)
+    got = run(
+        tmp_path, ARENA, "tournament", *([transport] if transport == "--in-process" else []),
+        "--bots", "mybot:Lowest,mybot:Lowest,random,greedy", "--rounds", "1", "--deals", "1",
+        "--results", "r", "--quiet",
+    )  # fmt: skip
+    assert got.returncode == 0, got.stderr
+    assert entrants(tmp_path / "r") == ["greedy", "lowest#1", "lowest#2", "random"]
+    config = json.loads((tmp_path / "r" / "tournament.json").read_text(encoding="utf-8"))
+    assert [e["bot"] for e in config["entrants"]][:2] == ["mybot:Lowest", "mybot:Lowest"]
 
 
 @pytest.mark.parametrize(

@@ -96,7 +96,9 @@ def launch_bots(
     seed: int,
     logdir: Path,
     tls_ca: str | None = None,
+    spec_of: Callable[[str], str] = base_name,
 ) -> list[Launched]:
+    """Start a program for each entrant; ``spec_of`` gives the bot an entrant runs."""
     out = []
     logdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
@@ -105,7 +107,7 @@ def launch_bots(
     env[PARENT_ENV] = str(os.getpid())  # the bots exit when this process is gone
     for token, name in tokens.items():
         log = logdir / f"{name.replace('#', '-')}.log"
-        cmd = bot_command(base_name(name), address, token, f"{seed}:{name}", tls_ca)
+        cmd = bot_command(spec_of(name), address, token, f"{seed}:{name}", tls_ca)
         with open(log, "wb") as f:
             proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env)
         out.append(Launched(name, proc, log))
@@ -207,7 +209,9 @@ async def _host(
     server, port = await start_server(referee, config.listen, config.tls())
     address = f"{host}:{port}"
     tls_ca = str(Path(config.tls_cert).resolve()) if config.tls_cert else None
-    launched = launch_bots(plan, tokens, address, config.seed, writer.dir / "bots", tls_ca)
+    launched = launch_bots(
+        plan, tokens, address, config.seed, writer.dir / "bots", tls_ca, config.spec_of
+    )
     try:
         await wait_for_entrants(referee, len(tokens), launched, CONNECT_TIMEOUT)
         entrants = {e.name: e for e in referee.entrants}
