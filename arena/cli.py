@@ -1,8 +1,9 @@
 """``arena``: run tournaments, host external bots, run one bot, show leaderboards.
 
 Every command catches the errors a user can cause (a bad option, a broken deal
-file, a results directory that does not fit) and prints what and where, without a
-traceback, ending with exit code 1 (2 for option errors, as typer does).
+file, a results directory that does not fit, a bot module that does not load) and
+prints what and where in one line, without a traceback, ending with exit code 1;
+typer's own usage errors are given the same form (``_OneLineErrors``).
 """
 
 from __future__ import annotations
