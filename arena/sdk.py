@@ -274,8 +274,17 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     from arena.loading import BotLoadError, instantiate, load_class
 
     try:
-        spec = args.bot if bot_class is None else f"{bot_class.__module__}:{bot_class.__name__}"
+        spec = (
+            args.bot if bot_class is None else str(getattr(bot_class, "name", bot_class.__name__))
+        )
         if bot_class is None:
+            from bots import BUNDLED
+
+            if ":" not in spec and spec not in BUNDLED:
+                raise BotLoadError(
+                    f"unknown bot {spec!r}; bundled bots: {', '.join(BUNDLED)}, "
+                    "or give a Python class as module:Class"
+                )
             bot_class = load_class(spec if ":" in spec else f"bots.{spec}:Bot")
         bot = instantiate(bot_class, args.seed, spec)
     except BotLoadError as exc:
