@@ -35,6 +35,8 @@ class EtaColumn(ProgressColumn):
     def render(self, task: Task) -> Text:
         done = task.completed - task.fields.get("resumed", 0)
         elapsed = task.elapsed or 0.0
+        if task.total is not None and task.completed >= task.total:
+            return Text("ETA 0:00:00", style="progress.remaining")
         if task.total is None or done < ETA_AFTER_MATCHES or elapsed < ETA_AFTER_SECONDS:
             return Text("ETA -:--:--", style="progress.remaining")
         left = max(task.total - task.completed, 0) * elapsed / done

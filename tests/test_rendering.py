@@ -135,3 +135,4 @@ def test_the_eta_waits_for_a_few_matches_then_uses_the_runs_own_pace() -> None:
     # A resumed run counts only the matches it played itself: 10 new in 60 s, 40 left.
     assert column.render(_Task(60, 100, 60.0, resumed=50)).plain == "ETA 0:04:00"
     assert re.fullmatch(r"ETA \d+:\d\d:\d\d", column.render(_Task(99, 100, 9.0)).plain)
+    assert column.render(_Task(100, 100, 1.0)).plain == "ETA 0:00:00"  # done is done
