@@ -14,6 +14,7 @@ import importlib
 import inspect
 import os
 import sys
+import sysconfig
 import traceback
 from pathlib import Path
 from types import ModuleType, TracebackType
@@ -60,8 +61,18 @@ def describe_error(exc: BaseException) -> str:
     frames = user_frames(exc.__traceback__)
     if not frames:
         return what
-    last = frames[-1]
+    # The line in the user's own code that led to it, not the library's line that raised.
+    own = [f for f in frames if not _is_library(f.filename)]
+    last = (own or frames)[-1]
     return f"{_shown(last.filename)} line {last.lineno}: {what}"
+
+
+def _is_library(filename: str) -> bool:
+    """A file of Python's standard library or of an installed package."""
+    paths = sysconfig.get_paths()
+    roots = {paths[k] for k in ("stdlib", "platstdlib", "purelib", "platlib") if k in paths}
+    resolved = str(Path(filename).resolve())
+    return any(resolved.startswith(str(Path(r).resolve()) + os.sep) for r in roots)
 
 
 def _current_folder_on_path() -> None:

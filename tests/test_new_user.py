@@ -93,6 +93,11 @@ def test_an_entrant_plays_under_its_bots_own_name_in_process_and_over_grpc(
             "ctor:Bot",
             "its constructor raised: ctor.py line 3: RuntimeError: no model",
         ),
+        (
+            "import json\n\nCONFIG = json.loads('not json')\n",
+            "jsonbad:Bot",
+            "jsonbad.py line 3: JSONDecodeError: Expecting value",  # its line, not json's
+        ),
         ("class Other:\n    pass\n", "noattr:Bot", "noattr.py has no 'Bot'"),
         (None, "nosuch:Bot", "no module named 'nosuch' in"),
     ],
