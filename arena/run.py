@@ -12,6 +12,7 @@ import importlib
 import importlib.machinery
 import importlib.metadata
 import json
+import math
 import os
 import platform
 import secrets
@@ -19,6 +20,8 @@ import socket
 import sys
 import tempfile
 import time
+import types
+import typing
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -27,6 +30,7 @@ from typing import Any
 from arena import __version__
 from arena.bot import Bot
 from arena.games import make_game
+from arena.loading import instantiate, load_class
 from arena.results import MATCHES, SECRET, TOURNAMENT, ResultsDirError, read_jsonl
 from arena.seeding import bot_seed, new_secret, seeded_secret
 from arena.tournament import TournamentPlan, entrant_names
@@ -63,6 +67,9 @@ class RunConfig:
     external: bool = False  # arena serve: the bots connect on their own (none is started)
     # arena serve --tokens FILE (absolute) / --issue-tokens (relative to the results directory)
     tokens_file: str | None = None
+    # The entrants' names, in the order of ``bots``, fixed when the run starts (each
+    # bot's own name: ``entrant_names_for``); None: the names are ``bots`` made unique.
+    names: list[str] | None = None
 
     def rules(self) -> TrufRules:
         return TrufRules(
@@ -73,7 +80,11 @@ class RunConfig:
         )
 
     def entrants(self) -> list[str]:
-        return entrant_names(self.bots)
+        return list(self.names) if self.names else entrant_names(self.bots)
+
+    def spec_of(self, entrant: str) -> str:
+        """The bot (a bundled name or ``module:Class``) that plays as ``entrant``."""
+        return dict(zip(self.entrants(), self.bots, strict=True))[entrant]
 
     def tls(self) -> tuple[bytes, bytes] | None:
         """The referee's (certificate, key), PEM, or None for plain HTTP/2."""
@@ -91,8 +102,38 @@ class RunConfig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RunConfig:
+        """The configuration saved in ``tournament.json``; a ConfigError names a field
+        whose value has the wrong type."""
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        hints = typing.get_type_hints(cls)
+        for name, value in known.items():
+            if not _has_type(value, hints[name]):
+                raise ConfigError(f"config field {name!r} has the wrong type: {value!r}")
         return cls(**known)
+
+
+def _has_type(value: object, hint: Any) -> bool:
+    """Whether a JSON value fits a RunConfig field's type (int, float, str, bool, None,
+    list[X] and unions of these; anything else is not checked)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_has_type(value, h) for h in typing.get_args(hint))
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        return isinstance(value, list) and all(_has_type(v, item) for v in value)
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:  # JSON's NaN and Infinity are no config's values
+        return (
+            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        )
+    if hint is str:
+        return isinstance(value, str)
+    return True
 
 
 def tune_gc() -> None:
@@ -213,25 +254,18 @@ def load_bot(spec: str, seed: str) -> Bot:
             f"{spec} runs only over gRPC; drop --in-process (it is a {ext.language} program: "
             f"{ext.program} bots/{ext.script} --connect HOST:PORT)"
         )
-    module_name, _, attr = spec.partition(":")
-    if not attr:
-        module_name, attr = f"bots.{spec}", "Bot"
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
+    if ":" not in spec:
         from bots import BUNDLED
 
-        raise ConfigError(
-            f"unknown bot {spec!r} ({exc}); bundled bots: {', '.join(BUNDLED)} "
-            f"(over gRPC also {', '.join(EXTERNAL)}), or give a Python class as module:Class"
-        ) from None
-    cls = getattr(module, attr, None)
-    if cls is None:
-        raise ConfigError(f"bot {spec!r}: module {module_name} has no {attr}")
-    try:
-        bot = cls(seed=seed)
-    except TypeError:
-        bot = cls()
+        if spec not in BUNDLED:
+            raise ConfigError(
+                f"unknown bot {spec!r}; bundled bots: {', '.join(BUNDLED)} (over gRPC also "
+                f"{', '.join(EXTERNAL)}), or give a Python class as module:Class"
+            )
+        spec_to_load = f"bots.{spec}:Bot"
+    else:
+        spec_to_load = spec
+    bot = instantiate(load_class(spec_to_load), seed, spec)
     if not callable(getattr(bot, "act", None)):
         raise ConfigError(f"bot {spec!r} has no act(view, legal) method")
     return bot  # type: ignore[no-any-return]
@@ -241,8 +275,24 @@ def base_name(entrant: str) -> str:
     return entrant.split("#", 1)[0]
 
 
+def bot_name(spec: str) -> str:
+    """The name a bot plays under, in-process and over gRPC alike: its class's own
+    ``name`` (what the SDK says in its hello), else the class's name; a bundled bot's
+    name is the one it is given by."""
+    if ":" not in spec:
+        return spec
+    cls = load_class(spec)
+    name = getattr(cls, "name", None)
+    return name if isinstance(name, str) and name.strip() else str(cls.__name__)
+
+
+def entrant_names_for(specs: Sequence[str]) -> list[str]:
+    """Each bot's own name (``bot_name``), made unique with #1, #2... when repeated."""
+    return entrant_names([bot_name(s) for s in specs])
+
+
 def load_bots(config: RunConfig, secret: str) -> dict[str, Bot]:
-    return {e: load_bot(base_name(e), bot_seed(secret, e)) for e in config.entrants()}
+    return {e: load_bot(config.spec_of(e), bot_seed(secret, e)) for e in config.entrants()}
 
 
 def versions() -> dict[str, str]:
@@ -268,7 +318,7 @@ def tournament_json(
         "entrants": [
             {
                 "name": e,
-                "bot": base_name(e),
+                "bot": config.spec_of(e),
                 "version": str(getattr(bots.get(e), "version", "external")),
             }
             for e in plan.entrants
@@ -303,9 +353,18 @@ def load_config(directory: Path) -> RunConfig:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ResultsDirError(f"{directory} is not a results directory: no {TOURNAMENT}") from None
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ResultsDirError(f"cannot read {path}: {exc}") from None
-    return RunConfig.from_json(data.get("config", {}))
+    except json.JSONDecodeError as exc:
+        raise ResultsDirError(f"{path} line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except UnicodeDecodeError as exc:
+        raise ResultsDirError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise ResultsDirError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+        raise ResultsDirError(f"{path}: expected a JSON object with a 'config' object")
+    try:
+        return RunConfig.from_json(data["config"])
+    except ConfigError as exc:
+        raise ResultsDirError(f"{path}: {exc}") from None
 
 
 def saved_randomness(directory: Path) -> str | None:

@@ -22,10 +22,10 @@ any bot class runs as ``python -m arena.sdk module:Class --connect HOST:PORT``.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import queue
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Iterator, Sequence
@@ -239,6 +239,27 @@ def read_ca(path: str | os.PathLike[str] | None) -> bytes | None:
         raise BotRejected(f"cannot read the TLS certificate {path}: {exc.strerror}") from None
 
 
+PARENT_ENV = "ARENA_PARENT_PID"
+"""Set by the arena in the environment of each bot it launches: the arena's pid."""
+
+
+def stop_with_parent(poll: float = 0.5) -> None:
+    """A bot the arena launched (``ARENA_PARENT_PID`` set) exits as soon as the arena is
+    gone, even after a ``kill -9`` that gave it no chance to stop its bots: a daemon
+    thread watches the parent pid (portable, unlike Linux's PR_SET_PDEATHSIG)."""
+    expected = os.environ.get(PARENT_ENV, "")
+    if not expected.isdigit():
+        return  # started by hand: its life is its owner's business
+
+    def watch() -> None:
+        while os.getppid() == int(expected):
+            time.sleep(poll)
+        _log(f"the arena (pid {expected}) is gone; stopping")
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) -> None:
     """Command line for a bot program: ``--connect HOST:PORT [--token T] [--seed S]``."""
     parser = argparse.ArgumentParser(description="Run a Truf bot against an arena referee.")
@@ -250,16 +271,26 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     parser.add_argument("--capacity", type=int, default=1, help="tables to play at once")
     parser.add_argument("--tls-ca", metavar="CERT", help="connect with TLS, trusting this PEM")
     args = parser.parse_args(argv)
-    if bot_class is None:
-        spec = args.bot
-        module, _, attr = spec.partition(":")
-        bot_class = getattr(
-            importlib.import_module(module if attr else f"bots.{spec}"), attr or "Bot"
-        )
+    from arena.loading import BotLoadError, instantiate, load_class
+
     try:
-        bot = bot_class(seed=args.seed)
-    except TypeError:
-        bot = bot_class()
+        spec = (
+            args.bot if bot_class is None else str(getattr(bot_class, "name", bot_class.__name__))
+        )
+        if bot_class is None:
+            from bots import BUNDLED
+
+            if ":" not in spec and spec not in BUNDLED:
+                raise BotLoadError(
+                    f"unknown bot {spec!r}; bundled bots: {', '.join(BUNDLED)}, "
+                    "or give a Python class as module:Class"
+                )
+            bot_class = load_class(spec if ":" in spec else f"bots.{spec}:Bot")
+        bot = instantiate(bot_class, args.seed, spec)
+    except BotLoadError as exc:
+        _log(f"error: {exc}")
+        raise SystemExit(1) from None
+    stop_with_parent()
     try:
         tls_ca = read_ca(args.tls_ca)
         run(bot, args.connect, token=args.token, capacity=max(1, args.capacity), tls_ca=tls_ca)

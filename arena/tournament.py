@@ -85,9 +85,11 @@ def play_match(
     ctx: MatchContext,
     names: Sequence[str],
     strike_limit: int = 3,
+    on_bot_error: Callable[[str, Exception], None] | None = None,
 ) -> MatchOutcome:
     """Play one match in-process. A bot that raises, or answers with something
-    illegal, gets a strike and its seat plays the fallback; nothing else changes."""
+    illegal, gets a strike and its seat plays the fallback; nothing else changes.
+    ``on_bot_error(entrant, exc)`` sees every such exception (to show the bot's bugs)."""
     match = game.new_match(match_id=ctx.match_id, seed=ctx.seed, names=names)
     book = FaultBook(len(bots), strike_limit)
     deals: list[dict[str, Any]] = []
@@ -98,6 +100,8 @@ def play_match(
         kind = FaultKind.ILLEGAL if isinstance(exc, RuleError | IndexError) else FaultKind.CRASH
         detail = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
         faults.append(book.record(seat, kind, detail, deal=len(deals) + 1))
+        if on_bot_error is not None:
+            on_bot_error(names[seat], exc)
         if book.disqualified[seat]:
             acts[seat] = None  # its seat plays the fallback from now on, unasked
 
@@ -162,6 +166,7 @@ def run_in_process(
     *,
     skip: frozenset[str] = frozenset(),
     on_match: Callable[[Progress], None] | None = None,
+    on_bot_error: Callable[[str, Exception], None] | None = None,
 ) -> int:
     """Play every scheduled match not in ``skip`` and append its results as it ends.
     Returns the number of decisions taken."""
@@ -178,6 +183,7 @@ def run_in_process(
             ctx=plan.context(table),
             names=names,
             strike_limit=plan.strike_limit,
+            on_bot_error=on_bot_error,
         )
         writer.write_match(outcome.record, outcome.deals)
         decisions += outcome.decisions

@@ -36,6 +36,7 @@ from arena.run import (
     split_listen,
     tournament_json,
 )
+from arena.sdk import PARENT_ENV
 from arena.seeding import bot_seed
 from arena.signals import run_async, uninterrupted
 from arena.tournament import MatchOutcome, TournamentPlan
@@ -104,16 +105,19 @@ def launch_bots(
     address: str,
     logdir: Path,
     tls_ca: str | None = None,
+    spec_of: Callable[[str], str] = base_name,
 ) -> list[Launched]:
+    """Start a program for each entrant; ``spec_of`` gives the bot an entrant runs."""
     out = []
     logdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])  # so `bots` imports from a checkout too
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    env[PARENT_ENV] = str(os.getpid())  # the bots exit when this process is gone
     for token, name in tokens.items():
         log = logdir / f"{name.replace('#', '-')}.log"
         # A seed of the bot's own, derived from the run secret: it tells the bot nothing of it.
-        cmd = bot_command(base_name(name), address, token, bot_seed(plan.secret, name), tls_ca)
+        cmd = bot_command(spec_of(name), address, token, bot_seed(plan.secret, name), tls_ca)
         with open(log, "wb") as f:
             proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env)
         out.append(Launched(name, proc, log))
@@ -215,7 +219,7 @@ async def _host(
     server, port = await start_server(referee, config.listen, config.tls())
     address = f"{host}:{port}"
     tls_ca = str(Path(config.tls_cert).resolve()) if config.tls_cert else None
-    launched = launch_bots(plan, tokens, address, writer.dir / "bots", tls_ca)
+    launched = launch_bots(plan, tokens, address, writer.dir / "bots", tls_ca, config.spec_of)
     try:
         await wait_for_entrants(referee, len(tokens), launched, CONNECT_TIMEOUT)
         entrants = {e.name: e for e in referee.entrants}

@@ -159,7 +159,11 @@ def actions_of(record: Mapping[str, Any]) -> list[tuple[int, Action]]:
 
 
 class ReplayMismatch(AssertionError):
-    """A stored record that the engine does not reproduce."""
+    """A stored record that the engine does not reproduce (``deal``: its number)."""
+
+    def __init__(self, message: str, deal: int | None = None) -> None:
+        super().__init__(message)
+        self.deal = deal
 
 
 COMPARED = (
@@ -193,13 +197,16 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
             for seat, action in actions_of(rec):
                 match.apply(seat, action)
         except (RuleError, DealError, ActionFormatError) as exc:
-            raise ReplayMismatch(f"{where}: the engine refuses the logged play: {exc}") from None
+            raise ReplayMismatch(
+                f"{where}: the engine refuses the logged play: {exc}", rec["deal"]
+            ) from None
         got = match.finished.pop(0)
         for field in COMPARED:
             if got[field] != rec[field]:
                 raise ReplayMismatch(
                     f"{where}: field {field!r} logged as {rec[field]!r}, "
-                    f"engine gives {got[field]!r}"
+                    f"engine gives {got[field]!r}",
+                    rec["deal"],
                 )
     return len(records)
 
@@ -225,6 +232,70 @@ def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
     return checked
 
 
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_str_list(x: object) -> bool:
+    return isinstance(x, list) and all(isinstance(v, str) for v in x)
+
+
+def check_deal_line(rec: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the first field of a replay record that a replay
+    cannot read (its values are judged by the replay itself)."""
+    missing = [f for f in REQUIRED_FIELDS if f not in rec]
+    if missing:
+        raise ValueError(f"missing field(s) {', '.join(map(repr, missing))}")
+    checks: tuple[tuple[str, bool, str], ...] = (
+        ("match", isinstance(rec["match"], str), "a string"),
+        ("deal", _is_int(rec["deal"]) and rec["deal"] >= 1, "a positive integer"),
+        ("variant", isinstance(rec["variant"], str), "a string"),
+        ("seats", _is_str_list(rec["seats"]), "a list of names"),
+        ("dealer", _is_int(rec["dealer"]), "a seat number"),
+        ("hands", isinstance(rec["hands"], list) and all(map(_is_str_list, rec["hands"])),
+         "a list of lists of card codes"),
+        ("bids", isinstance(rec["bids"], list), "a list"),
+        ("tricks", isinstance(rec["tricks"], list) and all(
+            isinstance(t, dict) and isinstance(t.get("cards"), list)
+            and all(isinstance(c, list) and len(c) == 2 and _is_int(c[0])
+                    and isinstance(c[1], str) for c in t["cards"])
+            for t in rec["tricks"]), "a list of tricks, each with its [seat, card] pairs"),
+        ("scoring", isinstance(rec.get("scoring", {}), dict), "an object"),
+    )  # fmt: skip
+    for name, ok, expected in checks:
+        if not ok:
+            raise ValueError(f"field {name!r} must be {expected}, got {rec[name]!r}")
+
+
+def replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tuple[int, int]:
+    """Replay a whole ``replays.jsonl`` given as (line number, record) pairs; returns
+    (deals, matches). A record a replay cannot read raises ``ValueError`` and one the
+    engine does not reproduce ``ReplayMismatch``, each naming ``name`` and the line."""
+    groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
+    for number, rec in lines:
+        try:
+            check_deal_line(rec)
+        except ValueError as exc:
+            raise ValueError(f"{name} line {number}: {exc}") from None
+        groups.setdefault(rec["match"], []).append((number, rec))
+    deals = 0
+    for match, numbered in groups.items():
+        numbered.sort(key=lambda pair: int(pair[1]["deal"]))
+        line_of = {rec["deal"]: number for number, rec in numbered}
+        try:
+            deals += replay_match([rec for _, rec in numbered])
+        except ReplayMismatch as exc:
+            where = f"line {line_of[exc.deal]}" if exc.deal in line_of else f"match {match}"
+            raise ReplayMismatch(f"{name} {where}: {exc}", exc.deal) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            lines_of = sorted(line_of.values())
+            raise ValueError(
+                f"{name} lines {lines_of[0]}-{lines_of[-1]} (match {match}): a record the "
+                f"replay cannot read ({type(exc).__name__}: {exc})"
+            ) from None
+    return deals, len(groups)
+
+
 def group_by_match(records: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
     out: dict[str, list[Mapping[str, Any]]] = {}
     for rec in records:
@@ -240,6 +311,8 @@ __all__ = [
     "ReplayMismatch",
     "check_dealt",
     "deal_record",
+    "check_deal_line",
     "group_by_match",
+    "replay_log",
     "replay_match",
 ]

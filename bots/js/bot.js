@@ -353,7 +353,21 @@ function parseCli() {
   return { ...values, capacity };
 }
 
+// Launched by the arena (ARENA_PARENT_PID set): exit once the arena is gone, even after a
+// kill -9 that gave it no chance to stop its bots (arena/sdk.py does the same).
+function stopWithParent() {
+  const parent = Number(process.env.ARENA_PARENT_PID);
+  if (!Number.isInteger(parent) || parent <= 0) return;
+  setInterval(() => {
+    if (process.ppid !== parent) {
+      log(`the arena (pid ${parent}) is gone; stopping`);
+      process.exit(1);
+    }
+  }, 500).unref();
+}
+
 async function main() {
+  stopWithParent();
   const opts = parseCli();
   if (opts.error) {
     log(`error: ${opts.error}\n${USAGE}`);
