@@ -208,6 +208,7 @@ async def _host(
     launched = launch_bots(plan, tokens, address, config.seed, writer.dir / "bots", tls_ca)
     try:
         await wait_for_entrants(referee, len(tokens), launched, CONNECT_TIMEOUT)
+        referee.start()
         entrants = {e.name: e for e in referee.entrants}
         # Now the bots have said who they are: record the versions they announced.
         writer.write_config(tournament_json(config, plan, entrants))
@@ -286,6 +287,7 @@ async def _serve(
     )
     try:
         await wait_for_entrants(referee, count, [], timeout=float("inf"))
+        referee.start()  # the same step: no bot can leave (and free its seat) in between
         names = [e.name for e in referee.entrants]
         config.bots = names
         plan = make_plan(config)
