@@ -287,7 +287,7 @@ def test_hello_names_and_versions_are_checked_and_refused_with_a_reason(
         (hello(name="bot\x1b[31m"), "hello.bot_name has a character U+001B"),
         (hello(name="evil\u202egnp"), "hello.bot_name has a character U+202E"),
         (hello(name="two\nlines"), "hello.bot_name has a character U+000A"),
-        (hello(name=" spaced"), "hello.bot_name has a leading or trailing spaces"),
+        (hello(name=" spaced"), "hello.bot_name has a leading or trailing space"),
         (hello(name="ok", bot_version="1.0\r"), "hello.bot_version has a character U+000D"),
         (hello(name="ok", bot_version="v" * 65), "hello.bot_version is 65 characters long"),
     ]

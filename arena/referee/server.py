@@ -75,7 +75,7 @@ def check_hello_text(field: str, text: str, *, required: bool) -> None:
         )
     if not text.isprintable() or text.strip() != text:
         bad = next((c for c in text if not c.isprintable()), None)
-        why = f"character U+{ord(bad):04X}" if bad else "leading or trailing spaces"
+        why = f"character U+{ord(bad):04X}" if bad else "leading or trailing space"
         raise HelloError(
             grpc.StatusCode.INVALID_ARGUMENT,
             f"hello.{field} has a {why}: use printable characters only",
