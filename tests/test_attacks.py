@@ -199,6 +199,33 @@ def test_an_open_entrant_comes_back_with_its_reconnect_token_and_only_with_it(
         b.close()
 
 
+def test_with_tokens_the_reconnect_token_names_the_entrant_and_a_stale_one_defers_to_the_token(
+    host: Callable[..., Hosted],  # noqa: F811
+) -> None:
+    h = host(tokens={"tok-alice": "alice", "tok-bob": "bob"})
+
+    def welcomed(first: pb.PlayRequest) -> pb.Welcome:
+        until(lambda: not h.call(lambda: h.referee.entrants[0].connected_now))
+        stream = RawStream(h.address, first)
+        try:
+            return stream.recv().welcome
+        finally:
+            stream.close()
+
+    credential = welcomed(hello("tok-alice")).reconnect_token
+    assert welcomed(hello(reconnect_token=credential)).entrant == "alice"  # no token needed
+    # A referee resumed after a crash has new reconnect tokens: the token still decides.
+    assert welcomed(hello("tok-alice", reconnect_token="f" * 32)).entrant == "alice"
+    cases = [
+        (hello(reconnect_token="f" * 32), "hello.reconnect_token is unknown"),
+        (hello("tok-bob", reconnect_token=credential), "belong to different entrants"),
+    ]
+    for first, words in cases:
+        err = refusal(h.address, first)
+        assert err.code() == grpc.StatusCode.UNAUTHENTICATED, err.details()
+        assert words in (err.details() or ""), err.details()
+
+
 class Slow(ByIndex):
     def choose(self, view: SeatView, legal: Any) -> Any:
         time.sleep(0.02)  # so that the rest of the deal outlasts a reconnect

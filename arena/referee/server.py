@@ -516,19 +516,21 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         return entrant
 
     def _returning(self, hello: pb.Hello) -> Entrant | None:
-        """The entrant a Hello's reconnect_token names; None without one (or, in an open
-        tournament before the start, with one whose seat was given up meanwhile)."""
+        """The entrant a Hello's reconnect_token names; None without one, or with one
+        this referee does not know when the organiser's token decides (a referee resumed
+        after a crash has new reconnect tokens) or, in an open tournament before the
+        start, when its seat was given up meanwhile (it takes a new one)."""
         credential = hello.reconnect_token
         if not credential:
             return None
         entrant = self.by_credential.get(credential)
         if entrant is None:
-            if self.by_token or self.started:
-                raise HelloError(
-                    grpc.StatusCode.UNAUTHENTICATED,
-                    "hello.reconnect_token is unknown: send the one from this referee's Welcome",
-                )
-            return None  # its seat was freed before the start: it takes a new one
+            if hello.token in self.by_token or not (self.by_token or self.started):
+                return None
+            raise HelloError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "hello.reconnect_token is unknown: send the one from this referee's Welcome",
+            )
         if hello.token and entrant is not self.by_token.get(hello.token, entrant):
             raise HelloError(
                 grpc.StatusCode.UNAUTHENTICATED,
