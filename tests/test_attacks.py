@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import queue
 import shutil
 import subprocess
 import sys
 import threading
 import time
 import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 import pytest
@@ -26,6 +25,7 @@ from test_grpc import (  # noqa: F401 (host is a fixture)
     Hosted,
     Recorder,
     SdkThread,
+    Stream,
     child_env,
     hello,
     host,
@@ -60,35 +60,16 @@ def unknown_field(number: int, body: bytes) -> bytes:
     return uv(number << 3 | 2) + uv(len(body)) + body
 
 
-class RawStream:
-    """One ``Play`` call on a bare channel; messages go out as given (bytes included)."""
+class RawStream(Stream):
+    """A ``Stream`` whose messages go out as given: raw bytes too, not only messages."""
 
-    def __init__(self, address: str, *first: pb.PlayRequest | bytes) -> None:
-        self.channel = grpc.insecure_channel(address)
-        self.outbox: queue.SimpleQueue[pb.PlayRequest | bytes | None] = queue.SimpleQueue()
-        for msg in first:
-            self.outbox.put(msg)
+    def open(self) -> Any:
         play = self.channel.stream_stream(
             PLAY,
             request_serializer=lambda m: m if isinstance(m, bytes) else m.SerializeToString(),
             response_deserializer=pb.PlayResponse.FromString,
         )
-        self.call = play(self._requests(), timeout=60)
-
-    def _requests(self) -> Iterator[pb.PlayRequest | bytes]:
-        while (msg := self.outbox.get()) is not None:
-            yield msg
-
-    def send(self, msg: pb.PlayRequest | bytes) -> None:
-        self.outbox.put(msg)
-
-    def recv(self) -> pb.PlayResponse:
-        return next(self.call)
-
-    def close(self) -> None:
-        self.outbox.put(None)
-        self.call.cancel()
-        self.channel.close()
+        return play(self._requests(), timeout=60)
 
 
 class RawBot(threading.Thread):
@@ -130,6 +111,24 @@ class RawBot(threading.Thread):
 
     def rejections(self) -> list[pb.AnswerRejected]:
         return [m.answer_rejected for m in self.received if m.HasField("answer_rejected")]
+
+
+B = TypeVar("B", bound=RawBot)
+
+
+def table_of_four(
+    host: Callable[..., Hosted],  # noqa: F811
+    raw: Callable[[str], B],
+    **options: Any,
+) -> tuple[Hosted, list[SdkThread], B]:
+    """A referee with tokens tok-0..tok-3, three honest SDK bots on the first three and
+    the raw bot ``raw(address)`` (which must say hello with tok-3), all started."""
+    h = host(tokens={f"tok-{i}": f"bot{i}" for i in range(4)}, **options)
+    threads = [SdkThread(ByIndex(), h.address, f"tok-{i}") for i in range(3)]
+    bot = raw(h.address)
+    for t in [*threads, bot]:
+        t.start()
+    return h, threads, bot
 
 
 def until(check: Callable[[], bool], timeout: float = 10.0) -> None:
@@ -369,13 +368,7 @@ def test_padded_legal_answers_do_not_grow_the_referees_memory(
     host: Callable[..., Hosted],  # noqa: F811
     how: str,
 ) -> None:
-    tokens = {f"tok-{i}": f"bot{i}" for i in range(4)}
-    h = host(tokens=tokens)
-    honest = [ByIndex() for _ in range(3)]
-    threads = [SdkThread(b, h.address, f"tok-{i}") for i, b in enumerate(honest)]
-    padder = Padder(h.address, "tok-3", how)
-    for t in [*threads, padder]:
-        t.start()
+    h, threads, padder = table_of_four(host, lambda address: Padder(address, "tok-3", how))
     h.run(wait_for_entrants(h.referee, 4, [], 30))
     tracemalloc.start()
     try:
@@ -518,13 +511,9 @@ class Echoer(RawBot):
 def test_a_stale_answer_is_discarded_and_never_charged_to_the_next_request(
     host: Callable[..., Hosted],  # noqa: F811
 ) -> None:
-    tokens = {f"tok-{i}": f"bot{i}" for i in range(4)}
-    h = host(tokens=tokens, decision_timeout=1.0, strike_limit=5)
-    honest = [ByIndex() for _ in range(3)]
-    threads = [SdkThread(b, h.address, f"tok-{i}") for i, b in enumerate(honest)]
-    echoer = Echoer(h.address, "tok-3")
-    for t in [*threads, echoer]:
-        t.start()
+    h, threads, echoer = table_of_four(
+        host, lambda address: Echoer(address, "tok-3"), decision_timeout=1.0, strike_limit=5
+    )
     outcome = play_hosted_match(h, deals=1, strike_limit=5)
     join_all([*threads, echoer])
     assert echoer.decisions == 14

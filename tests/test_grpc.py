@@ -437,18 +437,21 @@ def hello(token: str = "", name: str = "raw", version: int = 1, **more: Any) -> 
 class Stream:
     """One ``ArenaService.Play`` call through the generated stub (sync API)."""
 
-    def __init__(self, address: str, *first: pb.PlayRequest) -> None:
+    def __init__(self, address: str, *first: pb.PlayRequest | bytes) -> None:
         self.channel = grpc.insecure_channel(address)
-        self.outbox: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
+        self.outbox: queue.SimpleQueue[pb.PlayRequest | bytes | None] = queue.SimpleQueue()
         for msg in first:
             self.outbox.put(msg)
-        self.call = pb_grpc.ArenaServiceStub(self.channel).Play(self._requests(), timeout=60)
+        self.call = self.open()
 
-    def _requests(self) -> Iterator[pb.PlayRequest]:
+    def open(self) -> Any:
+        return pb_grpc.ArenaServiceStub(self.channel).Play(self._requests(), timeout=60)
+
+    def _requests(self) -> Iterator[pb.PlayRequest | bytes]:
         while (msg := self.outbox.get()) is not None:
             yield msg
 
-    def send(self, msg: pb.PlayRequest) -> None:
+    def send(self, msg: pb.PlayRequest | bytes) -> None:
         self.outbox.put(msg)
 
     def recv(self) -> pb.PlayResponse:
