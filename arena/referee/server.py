@@ -39,7 +39,8 @@ MAX_MESSAGE_BYTES = 64 * 1024  # a Truf view is well under 2 KiB
 HELLO_TIMEOUT = 10.0
 FLOOD_LIMIT = 64  # unsolicited messages in a row before a bot is cut off
 # A bot that does not read its stream is cut off when the referee's next message for it
-# finds one waiting to be written for STALL_LIMIT seconds, or OUTBOX_LIMIT waiting.
+# finds one waiting to be written for STALL_LIMIT seconds, or OUTBOX_LIMIT waiting. (grpc
+# holds a write only once the connection's buffers, a few MB, are full of unread data.)
 STALL_LIMIT = 30.0
 OUTBOX_LIMIT = 1024
 NAME_LIMIT = 64  # characters in a Hello's bot_name or bot_version
