@@ -278,6 +278,7 @@ async def run_check(
     say(f"arena check is listening on {host}:{port}: start your bot with --connect {host}:{port}")
     try:
         await wait_for_entrants(referee, 1, [], wait)
+        referee.start()
         (entrant,) = referee.entrants
         say(
             f"{entrant.bot_name} {entrant.bot_version} connected; "

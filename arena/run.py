@@ -453,8 +453,9 @@ def load_tokens(path: Path) -> dict[str, str]:
 
 
 def issue_tokens(count: int) -> dict[str, str]:
-    """Fresh random tokens for ``count`` entrants named entrant1, entrant2, ..."""
-    return {secrets.token_urlsafe(16): f"entrant{i + 1}" for i in range(count)}
+    """Fresh random tokens for ``count`` entrants named entrant1, entrant2, ...: 128 bits
+    in hex, safe on any command line (never a leading '-' to be read as an option)."""
+    return {secrets.token_hex(16): f"entrant{i + 1}" for i in range(count)}
 
 
 def write_tokens(path: Path, tokens: dict[str, str]) -> None:

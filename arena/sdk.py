@@ -114,7 +114,13 @@ class Session:
     """One connection: hello, then answer requests until the tournament ends."""
 
     def __init__(
-        self, bot: Bot, address: str, token: str, capacity: int, tls_ca: bytes | None = None
+        self,
+        bot: Bot,
+        address: str,
+        token: str,
+        capacity: int,
+        tls_ca: bytes | None = None,
+        reconnect_token: str = "",
     ) -> None:
         self.bot = bot
         self.tls_ca = tls_ca
@@ -123,6 +129,8 @@ class Session:
         self.capacity = capacity
         self.outbox: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
         self.entrant = ""
+        # From the last Welcome: sent in the next Hello to get the same entrant back.
+        self.reconnect_token = reconnect_token
 
     def _requests(self) -> Iterator[pb.PlayRequest]:
         hello = pb.PlayRequest()
@@ -131,6 +139,7 @@ class Session:
         h.bot_name = getattr(self.bot, "name", type(self.bot).__name__)
         h.bot_version = str(getattr(self.bot, "version", "0"))
         h.token = self.token
+        h.reconnect_token = self.reconnect_token
         h.capacity = self.capacity
         h.games.append("truf")
         yield hello
@@ -155,7 +164,9 @@ class Session:
                         request = RequestLite.FromString(msg.decision_request)
                         self.outbox.put(answer_for(self.bot, request))
                     elif kind == "welcome":
-                        self.entrant = pb.Welcome.FromString(msg.welcome).entrant
+                        welcome = pb.Welcome.FromString(msg.welcome)
+                        self.entrant = welcome.entrant
+                        self.reconnect_token = welcome.reconnect_token
                         _log(f"connected to {self.address} as {self.entrant}")
                     elif kind == "deal_result":
                         if has_hook(self.bot, "deal_over"):
@@ -204,21 +215,27 @@ def run(
     tls_ca: bytes | None = None,
 ) -> None:
     """Connect and play until the referee ends the tournament. Reconnects (with the same
-    token) when the connection drops, for up to ``retry_for`` seconds at a time. With
-    ``tls_ca`` (PEM root certificates), the connection uses TLS."""
+    token, and the reconnect token of the last Welcome) when the connection drops, or
+    the referee cuts it off, for up to ``retry_for`` seconds at a time. With ``tls_ca``
+    (PEM root certificates), the connection uses TLS."""
     delay = 0.1
     give_up = time.monotonic() + retry_for
+    reconnect_token = ""
     while True:
-        session = Session(bot, address, token, capacity, tls_ca)
+        session = Session(bot, address, token, capacity, tls_ca, reconnect_token)
         try:
             if session.run():
                 return
             _log("the referee closed the stream; reconnecting")
         except grpc.RpcError as exc:
             code = exc.code() if hasattr(exc, "code") else None
-            if code in FATAL:
+            # RESOURCE_EXHAUSTED refuses a hello (the tournament is full) but, after a
+            # Welcome, cuts a stream off: then this bot may come back (arena.proto).
+            cut = bool(session.entrant) and code is grpc.StatusCode.RESOURCE_EXHAUSTED
+            if code in FATAL and not cut:
                 raise BotRejected(f"{code.name}: {exc.details()}") from None
             _log(f"connection to {address} failed ({code.name if code else exc}); retrying")
+        reconnect_token = session.reconnect_token
         if session.entrant:  # it was welcomed: the retry window starts from this drop
             give_up = time.monotonic() + retry_for
             delay = 0.1

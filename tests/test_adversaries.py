@@ -14,8 +14,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+import grpc
 import pytest
-from test_grpc import TIMEOUT, Serving, arena_cmd, read_jsonl, run_arena
+from test_grpc import TIMEOUT, Serving, arena_cmd, hello, read_jsonl, refusal, run_arena
 
 ROOT = Path(__file__).resolve().parents[1]
 HONEST = ("random", "greedy", "planner", "tracker")
@@ -62,13 +63,11 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             s.bot(arena_cmd("bot", name, "--connect", s.address, "--token", tokens[name]))
         # The impostor comes while greedy holds its seat and the lobby waits for the
         # adversaries, not yet started: the referee is up and the tournament cannot have
-        # ended, however slowly the impostor's process starts. (It used to be run once
-        # play had begun, and under load reached a referee already gone: "cannot reach
-        # the referee for 30 s" instead of ALREADY_EXISTS.)
+        # ended. (It used to be run once play had begun, and under load reached a referee
+        # already gone.) A raw client, so no program has to start up first.
         greedy = HONEST.index("greedy")
         wait_until_welcomed(s.bot_logs[greedy], s.procs[1 + greedy], "greedy")
-        impostor = run_arena(tmp, "bot", "random", "--connect", s.address,
-                             "--token", tokens["greedy"])  # fmt: skip
+        impostor = refusal(s.address, hello(tokens["greedy"], name="random"))
         for kind in ADVERSARIES:
             s.bot([sys.executable, str(ROOT / "tests" / "rawbots.py"), kind,
                    "--connect", s.address, "--token", tokens[kind],
@@ -115,5 +114,6 @@ def test_the_honest_entrants_see_no_error(tournament: dict[str, Any]) -> None:
 
 
 def test_an_impersonator_is_refused(tournament: dict[str, Any]) -> None:
-    code, text = tournament["impostor"]
-    assert code == 1 and "ALREADY_EXISTS" in text, text
+    refused = tournament["impostor"]
+    assert refused.code() == grpc.StatusCode.ALREADY_EXISTS, refused.details()
+    assert "entrant greedy is already connected" in (refused.details() or "")

@@ -461,17 +461,22 @@ def test_the_referees_hand_built_request_equals_the_generated_message() -> None:
     seat = m.to_act()[0]
     view, legal = m.view(seat), m.legal_actions(seat)
     now_ns = 1_790_000_000_123_456_789
-    data = decision_request_bytes(
-        2**40 + 3, "r0003-t02", view.deal, seat, 0.75, now_ns, wire.decision_bytes(view, legal)
-    )
-    expected = arena_pb2.PlayResponse()
-    req = expected.decision_request
-    req.request_id = 2**40 + 3
-    req.table_id = req.match_id = "r0003-t02"
-    req.deal, req.seat, req.timeout_ms = view.deal, seat, 750
-    req.deadline.FromNanoseconds(1_790_000_000_873_000_000)  # to the millisecond, rounded down
-    wire.fill_decision(req.truf, view, legal)
-    assert arena_pb2.PlayResponse.FromString(data) == expected
+    decision = wire.decision_bytes(view, legal)
+    # The decision timeout and what is left of the bank are sent apart (and summed).
+    for bank, bank_ms in ((0.0, 0), (1.2345, 1234)):
+        data = decision_request_bytes(
+            2**40 + 3, "r0003-t02", view.deal, seat, 0.75, bank, now_ns, decision
+        )
+        expected = arena_pb2.PlayResponse()
+        req = expected.decision_request
+        req.request_id = 2**40 + 3
+        req.table_id = req.match_id = "r0003-t02"
+        req.deal, req.seat, req.timeout_ms = view.deal, seat, 750 + bank_ms
+        req.base_timeout_ms, req.time_bank_ms = 750, bank_ms
+        # To the millisecond, rounded down.
+        req.deadline.FromNanoseconds(1_790_000_000_873_000_000 + bank_ms * 1_000_000)
+        wire.fill_decision(req.truf, view, legal)
+        assert arena_pb2.PlayResponse.FromString(data) == expected
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

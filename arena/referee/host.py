@@ -222,6 +222,7 @@ async def _host(
     launched = launch_bots(plan, tokens, address, writer.dir / "bots", tls_ca, config.spec_of)
     try:
         await wait_for_entrants(referee, len(tokens), launched, CONNECT_TIMEOUT)
+        referee.start()
         entrants = {e.name: e for e in referee.entrants}
         # Now the bots have said who they are: record the versions they announced.
         writer.write_config(tournament_json(config, plan, entrants))
@@ -302,6 +303,7 @@ async def _serve(
     )
     try:
         await wait_for_entrants(referee, count, [], timeout=float("inf"))
+        referee.start()  # the same step: no bot can leave (and free its seat) in between
         names = [e.name for e in referee.entrants]
         if not resuming:
             config.bots = names

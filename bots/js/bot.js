@@ -276,6 +276,7 @@ function session(ArenaService, opts) {
       switch (msg.message) {
         case "welcome":
           welcomed = true;
+          opts.reconnectToken = msg.welcome.reconnect_token || ""; // for the next hello
           log(`connected to ${opts.connect} as ${msg.welcome.entrant}`);
           break;
         case "decision_request": {
@@ -321,6 +322,7 @@ function session(ArenaService, opts) {
         bot_name: opts.name,
         bot_version: pkg.version,
         token: opts.token,
+        reconnect_token: opts.reconnectToken || "", // from the last Welcome, if any
         capacity: opts.capacity,
         games: ["truf"],
       },
@@ -380,7 +382,9 @@ async function main() {
     const { over, welcomed, status } = await session(ArenaService, opts);
     if (over) return 0;
     const name = Object.keys(grpc.status).find((k) => grpc.status[k] === status.code);
-    if (FATAL.has(status.code)) {
+    // RESOURCE_EXHAUSTED after a Welcome is a cut-off, not a refusal: we may come back.
+    const cut = welcomed && status.code === grpc.status.RESOURCE_EXHAUSTED;
+    if (FATAL.has(status.code) && !cut) {
       log(`error: the referee refused this bot: ${name}: ${status.details}`);
       return 1;
     }
