@@ -28,15 +28,14 @@ from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.errors import ActionFormatError
 from arena.faults import FaultKind
+from arena.referee.limits import MAX_MESSAGE_BYTES, Budget, Gate, Limits, server_options
 from arena.referee.table import BotFault
 from arena.tournament import MatchContext
 from arena.wire import truf as truf_wire
 from arena.wire.pbwire import LEN_TAG, len_field, str_field, uint_field, uv
 
 PROTOCOL_VERSION = 1
-MAX_MESSAGE_BYTES = 64 * 1024  # a Truf view is well under 2 KiB
 HELLO_TIMEOUT = 10.0
-FLOOD_LIMIT = 64  # unsolicited messages in a row before a bot is cut off
 OUTBOX_LIMIT = 1024  # messages waiting for a bot that does not read, before it is cut off
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["ArenaService"].full_name
 
@@ -97,7 +96,6 @@ class Connection:
     pending: dict[int, asyncio.Future[Any]] = field(default_factory=dict)  # by request id
     expired: deque[int] = field(default_factory=lambda: deque(maxlen=256))
     closed: bool = False
-    unsolicited: int = 0  # messages in a row that answer no open request
     cut: str | None = None  # why the referee cut this bot off, if it did
 
     def send(self, msg: pb.PlayResponse | bytes) -> None:
@@ -113,11 +111,6 @@ class Connection:
         if not self.closed:
             self.cut = why
             self.close()
-
-    def unsolicited_message(self) -> None:
-        self.unsolicited += 1
-        if self.unsolicited > FLOOD_LIMIT:
-            self.cut_off(f"flooding: {self.unsolicited} messages in a row answer no open request")
 
     def close(self) -> None:
         if not self.closed:
@@ -140,6 +133,7 @@ class Entrant:
         self.referee = referee
         self.conn: Connection | None = None
         self.connected = asyncio.Event()
+        self.budget = Budget()  # what it may send: refilled by each request, kept across reconnects
         self.bot_name = ""
         self.bot_version = ""
         self.gone_since: float | None = None  # monotonic time its connection dropped
@@ -194,6 +188,7 @@ class Entrant:
         future: asyncio.Future[Any] = loop.create_future()
         conn.pending[rid] = future
         conn.send(msg)
+        self.budget.grant()
         start = loop.time()
         referee.deadlines.add(start + timeout, rid, future, conn, timeout)
         try:
@@ -506,18 +501,21 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
     async def _read(
         self, conn: Connection, requests: AsyncIterator[pb.PlayRequest | bytes]
     ) -> None:
+        budget = conn.entrant.budget
         try:
             async for msg in requests:
                 if conn.closed:
                     break
+                why = budget.spend(len(msg) if isinstance(msg, bytes) else msg.ByteSize())
+                if why is not None:
+                    conn.cut_off(why)
+                    break
                 if isinstance(msg, bytes):  # bytes that do not parse: the oldest request fails
                     detail = f"{len(msg)} bytes that are not a PlayRequest"
-                    if not self._fail_oldest(conn, FaultKind.UNPARSEABLE, detail):
-                        conn.unsolicited_message()
+                    self._fail_oldest(conn, FaultKind.UNPARSEABLE, detail)
                     continue
                 if msg.WhichOneof("message") != "answer":
-                    conn.unsolicited_message()  # a second hello or an empty message
-                    continue
+                    continue  # a second hello or an empty message: only the budget counts it
                 self._on_answer(conn, msg.answer)
         except (grpc.aio.AioRpcError, asyncio.CancelledError):
             pass
@@ -537,7 +535,6 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
     def _on_answer(self, conn: Connection, answer: pb.Answer) -> None:
         pending = conn.pending.get(answer.request_id)  # the request's future
         if pending is None:
-            conn.unsolicited_message()
             if answer.request_id in conn.expired:  # late: discarded, never applied later
                 rej = pb.PlayResponse()
                 rej.answer_rejected.request_id = answer.request_id
@@ -547,12 +544,10 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
                 return
             # A wrong request id: it answers the oldest open request, which fails.
             detail = f"answer names request {answer.request_id}, which is not open"
-            self._fail_oldest(conn, FaultKind.WRONG_REQUEST, detail)  # counted above
+            self._fail_oldest(conn, FaultKind.WRONG_REQUEST, detail)
             return
         if pending.done():
-            conn.unsolicited_message()  # a second answer to the same request
-            return
-        conn.unsolicited = 0
+            return  # a second answer to the same request
         choice = answer.WhichOneof("choice")
         try:
             if choice == "index":
@@ -585,15 +580,22 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
 
 
 async def start_server(
-    referee: Referee, listen: str, tls: tuple[bytes, bytes] | None = None
+    referee: Referee,
+    listen: str,
+    tls: tuple[bytes, bytes] | None = None,
+    limits: Limits | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Start the referee with health and reflection; returns the server and bound port.
-    ``tls``: (certificate chain, private key), PEM; without it, plain HTTP/2."""
+    ``tls``: (certificate chain, private key), PEM; without it, plain HTTP/2. ``limits``:
+    on idle connections and on callers not yet welcomed (``Limits()`` by default)."""
+    limits = limits or Limits()
     server = grpc.aio.server(
+        interceptors=[Gate(limits, f"/{SERVICE_NAME}/Play")],
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", 4 * MAX_MESSAGE_BYTES),
-        ]
+            *server_options(limits),
+        ],
     )
     # As the generated add_ArenaServiceServicer_to_server, but responses may also be
     # pre-serialized bytes (decision requests are built that way).
