@@ -27,6 +27,10 @@ therefore slows the flooder down, which is the point of the delay.
 ``--unlimited`` runs the same floods against a referee whose ``Gate`` limits are set out
 of reach, for comparison (the per-bot budget cannot be switched off).
 
+Each scenario also counts the CPU time of every process it ran (referee, bots, flooder,
+start-up included) per honest decision: other tenants slow a scenario down without
+adding to it, so its ratio to calm shows the work a flood adds more steadily.
+
 Run: ``python bench/flood.py [--rounds R] [--deals D] [--repeat K] [--unlimited]``. Prints
 each calm/flood pair: the honest decisions per second, their ratio (the goal: at least
 0.8), and how the flooder's calls ended and how many it started a second; then the
@@ -47,6 +51,7 @@ import asyncio
 import contextlib
 import json
 import queue
+import resource
 import signal
 import subprocess
 import tempfile
@@ -112,6 +117,7 @@ def _env() -> dict[str, str]:
 async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace) -> dict[str, Any]:
     config = RunConfig(rounds=rounds, bots=["random"] * 4, seed=1, deals=deals)
     plan = make_plan(config)
+    cpu = _cpu()
     tokens = {f"token-{i}": entrant for i, entrant in enumerate(plan.entrants)}
     referee = Referee(tokens=tokens)
     limits = UNLIMITED if args.unlimited else Limits()
@@ -161,13 +167,24 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
                 await asyncio.to_thread(p.wait, 5)
             if p.poll() is None:
                 p.kill()
+                p.wait()
         await server.stop(0.5)
+    answered = sum(c.answered for c in honest)
     return {
-        "honest_rate": sum(c.answered for c in honest) / seconds,
+        "honest_rate": answered / seconds,
         "rate": decisions / seconds,
         "seconds": seconds,
+        "cpu_us": 1e6 * (_cpu() - cpu) / answered,
         "flood": codes,
     }
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (the bots and the
+    flooder, once reaped): every process of a scenario, start-up and shut-down included."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 # ------------------------------------------------------------ the flood client
@@ -279,7 +296,7 @@ def junk_bot(address: str, token: str) -> None:
 
 def describe(name: str, result: dict[str, Any]) -> str:
     flood = result["flood"]
-    return f"{name} {result['honest_rate']:,.0f}/s ({result['seconds']:.1f} s)" + (
+    return f"{name} {result['honest_rate']:,.0f}/s {result['cpu_us']:,.0f} us CPU" + (
         f" {flood}" if flood else ""
     )
 
@@ -312,20 +329,24 @@ def main(argv: Sequence[str] | None = None) -> None:
         f"4 entrants ({HONEST} honest random bots counted), {args.rounds} rounds, {limits}; "
         f"floods: one process, {args.rate:g} calls/s, at most {args.in_flight} in flight"
     )
-    ratios: dict[str, list[float]] = {name: [] for name in floods}
+    ratios: dict[str, list[tuple[float, float]]] = {name: [] for name in floods}
     for n in range(1, args.repeat + 1):
         for name in floods:
             calm = asyncio.run(scenario("calm", args.rounds, args.deals, args))
             flooded = asyncio.run(scenario(name, args.rounds, args.deals, args))
             ratio = flooded["honest_rate"] / calm["honest_rate"]
-            ratios[name].append(ratio)
+            cpu = flooded["cpu_us"] / calm["cpu_us"]
+            ratios[name].append((ratio, cpu))
             print(
-                f"#{n} {describe('calm', calm)}  {describe(name, flooded)}  ratio {ratio:.2f}",
+                f"#{n} {describe('calm', calm)}  {describe(name, flooded)}  "
+                f"ratio {ratio:.2f} (CPU {cpu:.2f})",
                 flush=True,
             )
-    print("honest decisions/s under each flood, as a ratio to calm (median pair):")
+    print("honest decisions/s under each flood as a ratio to calm, median pair")
+    print("(and CPU per honest decision, all processes, as a ratio to calm):")
     for name, values in ratios.items():
-        print(f"  {name:<11} {sorted(values)[len(values) // 2]:.2f}")
+        ratio, cpu = sorted(values)[len(values) // 2]
+        print(f"  {name:<11} {ratio:.2f} (CPU {cpu:.2f})")
 
 
 if __name__ == "__main__":

@@ -298,3 +298,33 @@ def test_peer_addresses_drop_the_port_and_group_ipv6_by_64() -> None:
     assert peer_address("ipv6:%5B::1%5D:5000") == "::/64"
     assert peer_address("ipv6:[2001:db8:1:2:3::4]:443") == "2001:db8:1:2::/64"
     assert peer_address("unix:/tmp/sock") == "unix"
+
+
+def test_many_requests_on_one_reflection_stream_are_limited_like_calls(
+    host: Callable[..., Hosted],  # noqa: F811
+) -> None:
+    h = host(tokens=TOKENS, limits=Limits(calls_burst=10, **QUICK))
+    request = reflection_pb2.ServerReflectionRequest(list_services="")
+    with grpc.insecure_channel(h.address) as channel:
+        stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+        answered = 0
+        with pytest.raises(grpc.RpcError) as info:
+            for _ in stub.ServerReflectionInfo(iter([request] * 200), timeout=10):
+                answered += 1
+    assert info.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert 5 <= answered <= 20  # about the burst of 10 (and what refilled): not 200
+
+
+def test_calls_to_unknown_methods_are_limited_like_health_checks(
+    host: Callable[..., Hosted],  # noqa: F811
+) -> None:
+    h = host(tokens=TOKENS, limits=Limits(calls_burst=10, **QUICK))
+    codes: Counter[str] = Counter()
+    with grpc.insecure_channel(h.address) as channel:
+        call = channel.unary_unary("/no.such.Service/Method")
+        for _ in range(30):
+            try:
+                call(b"", timeout=10)
+            except grpc.RpcError as exc:
+                codes[exc.code().name] += 1
+    assert codes["UNIMPLEMENTED"] >= 5 and codes["RESOURCE_EXHAUSTED"] >= 15, codes

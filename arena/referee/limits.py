@@ -22,7 +22,7 @@ import ipaddress
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import unquote
 
 import grpc
@@ -206,6 +206,9 @@ class Gate(grpc.aio.ServerInterceptor):
         self.waiting_by_address: dict[str, int] = {}
         self.delayed = 0
         self.wrapped: dict[str, tuple[Any, grpc.RpcMethodHandler[Any, Any]]] = {}
+        self.unknown: grpc.RpcMethodHandler[Any, Any] = grpc.stream_stream_rpc_method_handler(
+            self._unknown
+        )
 
     async def intercept_service(
         self,
@@ -216,13 +219,13 @@ class Gate(grpc.aio.ServerInterceptor):
     ) -> grpc.RpcMethodHandler[Any, Any] | None:
         method = handler_call_details.method
         handler = await continuation(handler_call_details)
+        if handler is None:
+            return self.unknown
         cached = self.wrapped.get(method)
         if cached is not None and cached[0] is handler:
             return cached[1]
         wrapped: grpc.RpcMethodHandler[Any, Any]
-        if handler is None:
-            wrapped = grpc.stream_stream_rpc_method_handler(self._unknown)
-        elif method == self.play:
+        if method == self.play:
             wrapped = grpc.stream_stream_rpc_method_handler(
                 self._play_wrapper(_behaviour(handler)),
                 request_deserializer=handler.request_deserializer,
@@ -230,15 +233,14 @@ class Gate(grpc.aio.ServerInterceptor):
             )
         else:
             wrapped = _rewrap(handler, self._call_wrapper(handler))
-        if len(self.wrapped) < 64:  # the services' own methods; not every unknown name
-            self.wrapped[method] = (handler, wrapped)
+        self.wrapped[method] = (handler, wrapped)  # one per method the server has
         return wrapped
 
     # ------------------------------------------------------------ refusals
 
     async def refuse(
         self, context: grpc.aio.ServicerContext[Any, Any], code: Any, why: str
-    ) -> None:
+    ) -> NoReturn:
         if self.delayed < self.limits.delayed:
             self.delayed += 1
             try:
