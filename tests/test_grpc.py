@@ -45,6 +45,7 @@ from arena.cards import CARDS
 from arena.games import make_game
 from arena.referee import server as referee_server
 from arena.referee.host import wait_for_entrants
+from arena.referee.limits import Limits
 from arena.referee.server import Referee, start_server
 from arena.referee.table import play_remote_match
 from arena.results import read_jsonl
@@ -380,14 +381,14 @@ class Hosted:
     """A real referee (``start_server``, health, reflection) on 127.0.0.1, port 0, run by
     an asyncio loop in a background thread; tests drive it with ``run``."""
 
-    def __init__(self, **referee_options: Any) -> None:
+    def __init__(self, limits: Limits | None = None, **referee_options: Any) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="referee", daemon=True)
         self.thread.start()
 
         async def start() -> tuple[Referee, grpc.aio.Server, int]:
             referee = Referee(**referee_options)
-            server, port = await start_server(referee, "127.0.0.1:0")
+            server, port = await start_server(referee, "127.0.0.1:0", limits=limits)
             return referee, server, port
 
         self.referee, self.server, port = self.run(start())

@@ -29,15 +29,14 @@ from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.errors import ActionFormatError
 from arena.faults import FaultKind
+from arena.referee.limits import MAX_MESSAGE_BYTES, Budget, Gate, Limits, server_options
 from arena.referee.table import BotFault
 from arena.tournament import MatchContext
 from arena.wire import truf as truf_wire
 from arena.wire.pbwire import LEN_TAG, len_field, str_field, uint_field, uv
 
 PROTOCOL_VERSION = 1
-MAX_MESSAGE_BYTES = 64 * 1024  # a Truf view is well under 2 KiB
 HELLO_TIMEOUT = 10.0
-FLOOD_LIMIT = 64  # unsolicited messages in a row before a bot is cut off
 # A bot that does not read its stream is cut off when the referee's next message for it
 # finds one waiting to be written for STALL_LIMIT seconds, or OUTBOX_LIMIT waiting. (grpc
 # holds a write only once the connection's buffers, a few MB, are full of unread data.)
@@ -124,7 +123,6 @@ class Connection:
     outbox: Outbox = field(default_factory=Outbox)
     pending: dict[int, asyncio.Future[Any]] = field(default_factory=dict)  # by request id
     closed: bool = False
-    unsolicited: int = 0  # messages in a row that answer no open request
     cut: str | None = None  # why the referee cut this bot off, if it did
     # When the message being written now was handed to grpc (monotonic), 0.0 when none
     # is: grpc holds a write while the bot's HTTP/2 window is full, i.e. it does not read.
@@ -163,11 +161,6 @@ class Connection:
         with contextlib.suppress(Exception):
             await self.context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, self.cut)
 
-    def unsolicited_message(self) -> None:
-        self.unsolicited += 1
-        if self.unsolicited > FLOOD_LIMIT:
-            self.cut_off(f"flooding: {self.unsolicited} messages in a row answer no open request")
-
     def close(self) -> None:
         if not self.closed:
             self.closed = True
@@ -192,6 +185,7 @@ class Entrant:
         self.last_request_id = 0  # the highest request id sent to this entrant
         self.conn: Connection | None = None
         self.connected = asyncio.Event()
+        self.budget = Budget()  # what it may send: refilled by each request, kept across reconnects
         self.bot_name = ""
         self.bot_version = ""
         self.gone_since: float | None = None  # monotonic time its connection dropped
@@ -252,6 +246,7 @@ class Entrant:
         future: asyncio.Future[Any] = loop.create_future()
         conn.pending[rid] = future
         conn.send(msg)
+        self.budget.grant()
         start = loop.time()
         referee.deadlines.add(start + timeout, rid, future, conn, timeout)
         try:
@@ -639,24 +634,26 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
     async def _read(
         self, conn: Connection, requests: AsyncIterator[pb.PlayRequest | bytes]
     ) -> None:
+        budget = conn.entrant.budget
         try:
             async for msg in requests:
                 if conn.closed:
                     break
+                why = budget.spend(len(msg) if isinstance(msg, bytes) else msg.ByteSize())
+                if why is not None:
+                    conn.cut_off(why)
+                    break
                 if isinstance(msg, bytes):  # bytes that do not parse: the oldest request fails
                     detail = f"{len(msg)} bytes that are not a PlayRequest"
-                    if not self._fail_oldest(conn, FaultKind.UNPARSEABLE, detail):
-                        conn.unsolicited_message()
+                    self._fail_oldest(conn, FaultKind.UNPARSEABLE, detail)
                     continue
                 what = msg.WhichOneof("message")
                 if what == "answer":
                     self._on_answer(conn, msg.answer)
                 elif what is None:  # empty (0 bytes, or only unknown fields): unreadable now
                     detail = "a message with neither a hello nor an answer set"
-                    if not self._fail_oldest(conn, FaultKind.UNPARSEABLE, detail):
-                        conn.unsolicited_message()
-                else:
-                    conn.unsolicited_message()  # a second hello
+                    self._fail_oldest(conn, FaultKind.UNPARSEABLE, detail)
+                # A second hello answers nothing: only the budget counts it.
         except (grpc.aio.AioRpcError, asyncio.CancelledError):
             pass
         finally:
@@ -676,16 +673,15 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         rid = answer.request_id
         pending = conn.pending.get(rid)  # the request's future
         if pending is None or pending.done():
-            conn.unsolicited_message()
             if 0 < rid <= conn.entrant.last_request_id:
                 # Sent, and no longer open (answered, late, or asked on a connection that
-                # dropped): discarded, and charged to nothing. One rule, arena.proto "Faults".
+                # dropped): discarded, and charged to nothing but the budget. One rule,
+                # arena.proto "Faults".
                 return
             # An id never sent to this bot: it answers the oldest open request, which fails.
             detail = f"answer names request {rid}, which the referee never sent to this bot"
-            self._fail_oldest(conn, FaultKind.WRONG_REQUEST, detail)  # counted above
+            self._fail_oldest(conn, FaultKind.WRONG_REQUEST, detail)
             return
-        conn.unsolicited = 0
         choice = answer.WhichOneof("choice")
         try:
             if choice == "index":
@@ -718,15 +714,22 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
 
 
 async def start_server(
-    referee: Referee, listen: str, tls: tuple[bytes, bytes] | None = None
+    referee: Referee,
+    listen: str,
+    tls: tuple[bytes, bytes] | None = None,
+    limits: Limits | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Start the referee with health and reflection; returns the server and bound port.
-    ``tls``: (certificate chain, private key), PEM; without it, plain HTTP/2."""
+    ``tls``: (certificate chain, private key), PEM; without it, plain HTTP/2. ``limits``:
+    on idle connections and on callers not yet welcomed (``Limits()`` by default)."""
+    limits = limits or Limits()
     server = grpc.aio.server(
+        interceptors=[Gate(limits, f"/{SERVICE_NAME}/Play")],
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", 4 * MAX_MESSAGE_BYTES),
-        ]
+            *server_options(limits),
+        ],
     )
     # As the generated add_ArenaServiceServicer_to_server, but responses may also be
     # pre-serialized bytes (decision requests are built that way).
