@@ -13,13 +13,14 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "protocol.md"
+DEFAULT_ADDRESS = "127.0.0.1:50051"  # in the guide's code, the referee's address
 RECIPE = re.compile(r"<!-- recipe: (\w+) (\w+) -->\n+```\w*\n(.*?)```", re.DOTALL)
 
 
@@ -77,11 +78,9 @@ def test_the_guide_names_the_packages_ci_installs_for_the_cpp_recipe() -> None:
     assert set(cpp_packages()) <= installed, (cpp_packages(), installed)
 
 
-def test_the_cpp_recipe_builds_a_bot_that_passes_arena_check(author_dir: Path) -> None:
-    need(["g++", "pkg-config", "protoc", "grpc_cpp_plugin"], pkg_config=["grpc++", "protobuf"],
-         install=cpp_packages())  # fmt: skip
-    (author_dir / "mybot.cc").write_text(recipe("cpp", "source"), encoding="utf-8")
-    run(recipe("cpp", "build"), author_dir, timeout=600)
+def passes_arena_check(bot: Callable[[str], list[str]], cwd: Path) -> str:
+    """Start ``arena check``, run ``bot(address)`` in ``cwd``, and check that the bot
+    passed every check and left when told; returns what the bot printed."""
     checker = subprocess.Popen(
         [sys.executable, "-m", "arena.cli", "check", "--listen", "127.0.0.1:0", "--wait", "60"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
@@ -91,17 +90,40 @@ def test_the_cpp_recipe_builds_a_bot_that_passes_arena_check(author_dir: Path) -
         first = checker.stdout.readline()
         address = re.search(r"listening on (\S+):", first)
         assert address, first
-        bot = subprocess.run(
-            [str(author_dir / "mybot"), address[1]],
-            capture_output=True, text=True, timeout=120, check=False,
-        )  # fmt: skip
+        done = subprocess.run(
+            bot(address[1]), cwd=cwd, capture_output=True, text=True, timeout=120, check=False
+        )
         out = first + checker.communicate(timeout=60)[0]
     finally:
         checker.kill()
-    assert bot.returncode == 0, bot.stdout + bot.stderr
-    assert "playing as mybot" in bot.stdout and "tournament over" in bot.stdout
+    assert done.returncode == 0, done.stdout + done.stderr
     assert checker.returncode == 0, out
     assert "all 9 checks passed" in out, out
+    return done.stdout
+
+
+def test_the_cpp_recipe_builds_a_bot_that_passes_arena_check(author_dir: Path) -> None:
+    need(["g++", "pkg-config", "protoc", "grpc_cpp_plugin"], pkg_config=["grpc++", "protobuf"],
+         install=cpp_packages())  # fmt: skip
+    (author_dir / "mybot.cc").write_text(recipe("cpp", "source"), encoding="utf-8")
+    run(recipe("cpp", "build"), author_dir, timeout=600)
+    said = passes_arena_check(lambda address: [str(author_dir / "mybot"), address], author_dir)
+    assert "playing as mybot" in said and "tournament over" in said
+
+
+def test_the_js_loop_passes_arena_check(author_dir: Path) -> None:
+    modules = ROOT / "bots" / "js" / "node_modules"
+    need(["node"], install=["nodejs"])
+    if not (modules / "@grpc" / "proto-loader").is_dir():  # .ci/run installs them
+        pytest.skip("needs the JavaScript packages: npm ci --prefix bots/js")
+    source = recipe("js", "source")
+    assert DEFAULT_ADDRESS in source
+
+    def bot(address: str) -> list[str]:
+        (author_dir / "mybot.js").write_text(source.replace(DEFAULT_ADDRESS, address))
+        return ["env", f"NODE_PATH={modules}", "node", "mybot.js"]
+
+    passes_arena_check(bot, author_dir)
 
 
 def test_the_python_recipe_makes_stubs_that_import(author_dir: Path) -> None:
