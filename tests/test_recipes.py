@@ -72,6 +72,17 @@ def author_dir(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def test_a_missing_toolchain_skips_with_its_packages_but_fails_under_ci(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="no-such-tool: apt-get install pkg-a pkg-b"):
+        need(["no-such-tool"], install=["pkg-a", "pkg-b"])
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI must install the toolchain"):
+        need(["no-such-tool"], install=["pkg-a", "pkg-b"])
+
+
 def test_the_guide_names_the_packages_ci_installs_for_the_cpp_recipe() -> None:
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     installed = set(re.findall(r"^\s*CPP_PACKAGES=\"([^\"]+)\"", ci, re.MULTILINE)[0].split())
