@@ -20,9 +20,10 @@ with the request that caused it; the exit code says whether there were any.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from arena.faults import FaultKind
@@ -50,7 +51,7 @@ class Case:
         m = TrufMatch(self.match.rules, match_id=table_id, seed=self.match.seed)
         for seat, action in self.moves:
             m.apply(seat, action)
-        return replace(self, match=m)
+        return dataclasses.replace(self, match=m)
 
 
 @dataclass
