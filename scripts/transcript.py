@@ -121,7 +121,11 @@ class Mistaken(Recorder):
         illegal = [c for c in view.hand if all(a.play.card != c for a in legal)]
         if mistake == "a card during the bidding" and view.phase == truf_pb.TRUF_PHASE_BID:
             msg.answer.truf.play.card = view.hand[0]
-        elif mistake == "a card that does not follow suit" and legal[0].HasField("play"):
+        elif (
+            mistake == "a card that does not follow suit"
+            and legal[0].HasField("play")
+            and view.trick
+        ):
             if not illegal:
                 return msg
             msg.answer.truf.play.card = illegal[0]
