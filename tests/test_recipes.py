@@ -8,6 +8,7 @@ a test is skipped with the reason, except under CI (``CI`` set), where it fails.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
@@ -17,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+from conftest import MissingTool
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "protocol.md"
@@ -37,7 +39,13 @@ def cpp_packages() -> list[str]:
     return words[words.index("install") + 1 :]
 
 
-def need(tools: Sequence[str], *, pkg_config: Sequence[str] = (), install: Sequence[str]) -> None:
+def need(
+    missing_tool: MissingTool,
+    tools: Sequence[str],
+    *,
+    pkg_config: Sequence[str] = (),
+    install: Sequence[str],
+) -> None:
     """Skip (fail under CI) unless every tool is on PATH and every pkg-config module is
     known."""
     missing = [t for t in tools if shutil.which(t) is None]
@@ -48,10 +56,7 @@ def need(tools: Sequence[str], *, pkg_config: Sequence[str] = (), install: Seque
             if subprocess.run(["pkg-config", "--exists", m], check=False).returncode != 0
         ]
     if missing:
-        why = f"needs {', '.join(missing)}: apt-get install {' '.join(install)}"
-        if os.environ.get("CI"):
-            pytest.fail(f"CI must install the toolchain ({why})")
-        pytest.skip(why)
+        missing_tool(f"needs {', '.join(missing)}", f"apt-get install {' '.join(install)}")
 
 
 def run(script: str, cwd: Path, timeout: float) -> None:
@@ -73,14 +78,16 @@ def author_dir(tmp_path: Path) -> Path:
 
 
 def test_a_missing_toolchain_skips_with_its_packages_but_fails_under_ci(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, missing_tool: MissingTool
 ) -> None:
     monkeypatch.delenv("CI", raising=False)
-    with pytest.raises(pytest.skip.Exception, match="no-such-tool: apt-get install pkg-a pkg-b"):
-        need(["no-such-tool"], install=["pkg-a", "pkg-b"])
+    with pytest.raises(
+        pytest.skip.Exception, match="no-such-tool; to install: apt-get install a b"
+    ):
+        need(missing_tool, ["no-such-tool"], install=["a", "b"])
     monkeypatch.setenv("CI", "true")
-    with pytest.raises(pytest.fail.Exception, match="CI must install the toolchain"):
-        need(["no-such-tool"], install=["pkg-a", "pkg-b"])
+    with pytest.raises(pytest.fail.Exception, match="CI is set and needs no-such-tool"):
+        need(missing_tool, ["no-such-tool"], install=["a", "b"])
 
 
 def test_the_guide_names_the_packages_ci_installs_for_the_cpp_recipe() -> None:
@@ -113,20 +120,22 @@ def passes_arena_check(bot: Callable[[str], list[str]], cwd: Path) -> str:
     return done.stdout
 
 
-def test_the_cpp_recipe_builds_a_bot_that_passes_arena_check(author_dir: Path) -> None:
-    need(["g++", "pkg-config", "protoc", "grpc_cpp_plugin"], pkg_config=["grpc++", "protobuf"],
-         install=cpp_packages())  # fmt: skip
+def test_the_cpp_recipe_builds_a_bot_that_passes_arena_check(
+    author_dir: Path, missing_tool: MissingTool
+) -> None:
+    tools = ["g++", "pkg-config", "protoc", "grpc_cpp_plugin"]
+    need(missing_tool, tools, pkg_config=["grpc++", "protobuf"], install=cpp_packages())
     (author_dir / "mybot.cc").write_text(recipe("cpp", "source"), encoding="utf-8")
     run(recipe("cpp", "build"), author_dir, timeout=600)
     said = passes_arena_check(lambda address: [str(author_dir / "mybot"), address], author_dir)
     assert "playing as mybot" in said and "tournament over" in said
 
 
-def test_the_js_loop_passes_arena_check(author_dir: Path) -> None:
+def test_the_js_loop_passes_arena_check(author_dir: Path, missing_tool: MissingTool) -> None:
     modules = ROOT / "bots" / "js" / "node_modules"
-    need(["node"], install=["nodejs"])
+    need(missing_tool, ["node"], install=["nodejs"])
     if not (modules / "@grpc" / "proto-loader").is_dir():  # .ci/run installs them
-        pytest.skip("needs the JavaScript packages: npm ci --prefix bots/js")
+        missing_tool("needs the JavaScript packages", "npm ci --prefix bots/js")
     source = recipe("js", "source")
     assert DEFAULT_ADDRESS in source
 
@@ -137,8 +146,11 @@ def test_the_js_loop_passes_arena_check(author_dir: Path) -> None:
     passes_arena_check(bot, author_dir)
 
 
-def test_the_python_recipe_makes_stubs_that_import(author_dir: Path) -> None:
-    pytest.importorskip("grpc_tools", reason="needs grpcio-tools: pip install -e '.[test]'")
+def test_the_python_recipe_makes_stubs_that_import(
+    author_dir: Path, missing_tool: MissingTool
+) -> None:
+    if importlib.util.find_spec("grpc_tools") is None:
+        missing_tool("needs grpcio-tools", "pip install -e '.[test]' (the README's test command)")
     run(recipe("python", "build"), author_dir, timeout=120)
     probe = (
         "import sys; sys.path.insert(0, 'out')\n"
@@ -153,8 +165,8 @@ def test_the_python_recipe_makes_stubs_that_import(author_dir: Path) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_the_go_recipe_makes_the_stubs(author_dir: Path) -> None:
-    need(["protoc", "protoc-gen-go", "protoc-gen-go-grpc"],
+def test_the_go_recipe_makes_the_stubs(author_dir: Path, missing_tool: MissingTool) -> None:
+    need(missing_tool, ["protoc", "protoc-gen-go", "protoc-gen-go-grpc"],
          install=["protobuf-compiler", "protoc-gen-go", "protoc-gen-go-grpc"])  # fmt: skip
     run(recipe("go", "build"), author_dir, timeout=120)
     stubs = author_dir / "arenapb"
@@ -165,8 +177,8 @@ def test_the_go_recipe_makes_the_stubs(author_dir: Path) -> None:
     assert "package arenapb" in (stubs / "truf.pb.go").read_text()
 
 
-def test_the_java_recipe_makes_the_stubs(author_dir: Path) -> None:
-    need(["protoc", "grpc_java_plugin"],
+def test_the_java_recipe_makes_the_stubs(author_dir: Path, missing_tool: MissingTool) -> None:
+    need(missing_tool, ["protoc", "grpc_java_plugin"],
          install=["protobuf-compiler", "protobuf-compiler-grpc-java-plugin"])  # fmt: skip
     run(recipe("java", "build"), author_dir, timeout=120)
     stubs = author_dir / "src" / "main" / "java" / "truf" / "arena" / "v1"
