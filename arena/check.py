@@ -8,6 +8,10 @@ trumps in hand, a face-down trump lead, the mode choice at a total of 13, a bid 
 shifted to -1, every kind of target declaration, the last trick; then a deal result and
 a match result, and one more request to see that the bot is still answering.
 
+Each request is at a table of its own (``check-01``, ``check-02``, ...: its table and
+match id), so that a bot which keeps state per table, as the protocol invites, never
+sees one table jump between unrelated positions or seats.
+
 Each answer is checked as the referee checks it in a tournament (on time, for the open
 request, readable, legal, of the right kind). Every problem is reported in plain words
 with the request that caused it; the exit code says whether there were any.
@@ -16,6 +20,7 @@ with the request that caused it; the exit code says whether there were any.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +48,15 @@ class Case:
     why: str  # the ruling or protocol point it exercises
     match: TrufMatch
     seat: int
+    moves: tuple[tuple[int, Action], ...] = ()  # how the match came here from its seed
+
+    def at_table(self, table_id: str) -> Case:
+        """The same moment in a match of its own, whose match (and so table) id is
+        ``table_id``: replayed from the seed, since the id is part of every view."""
+        m = TrufMatch(self.match.rules, match_id=table_id, seed=self.match.seed)
+        for seat, action in self.moves:
+            m.apply(seat, action)
+        return dataclasses.replace(self, match=m)
 
 
 @dataclass
@@ -142,9 +156,15 @@ def _puppet(m: TrufMatch, seat: int, rng: random.Random) -> Action:
 
 def find_cases(limit: int = 400) -> list[Case]:
     """The edge cases in the order listed, each at the first moment seeded play reaches
-    it (so always the same)."""
+    it (so always the same), each at a table of its own: ``check-01``, ``check-02``..."""
     order = [name for name, _, _ in CLASSIC_CASES + TARGET_CASES]
-    return sorted(_search(limit), key=lambda c: order.index(c.name))
+    found = sorted(_search(limit), key=lambda c: order.index(c.name))
+    return [case.at_table(table_id(n)) for n, case in enumerate(found, 1)]
+
+
+def table_id(n: int) -> str:
+    """The table (and match) id of the ``n``th request of a check."""
+    return f"check-{n:02d}"
 
 
 def _search(limit: int) -> Iterator[Case]:
@@ -156,14 +176,17 @@ def _search(limit: int) -> Iterator[Case]:
             rng = random.Random(f"check:{variant}:{seed}")
             rules = TrufRules(variant=Variant(variant), deals=2)
             m = TrufMatch(rules, match_id=f"check-{variant}-{seed}", seed=f"check:{seed}")
+            moves: list[tuple[int, Action]] = []
             while not m.is_over and todo:
                 for seat in m.to_act():
                     for item in list(todo):
                         name, why, test = item
                         if test(m, seat):
                             todo.remove(item)
-                            yield Case(name, why, copy.deepcopy(m), seat)
-                    m.apply(seat, _puppet(m, seat, rng))
+                            yield Case(name, why, copy.deepcopy(m), seat, tuple(moves))
+                    action = _puppet(m, seat, rng)
+                    m.apply(seat, action)
+                    moves.append((seat, action))
         for name, why, _ in todo:  # never reached: a bug in the checker, not the bot
             raise RuntimeError(f"arena check could not set up the case {name!r} ({why})")
 
@@ -245,8 +268,9 @@ async def check_bot(entrant: Any, cases: Sequence[Case]) -> Report:
         result = {"seats": list(done.names), "totals": done.totals, "ranks": done.ranks,
                   "faults": {"timeout": [0] * 4, "illegal": [0] * 4}}  # fmt: skip
         await entrant.notify_match(ctx=ctx, seat=0, result=result)
-        if cases:
-            await ask(cases[-1], "deal and match results, then one more request")
+        if cases:  # the last case again, at a table of its own
+            again = cases[-1].at_table(table_id(len(cases) + 1))
+            await ask(again, "deal and match results, then one more request")
     return report
 
 

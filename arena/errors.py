@@ -13,7 +13,14 @@ class RuleError(ValueError):
         self.action = action
         self.ruling = ruling
         self.reason = reason
-        super().__init__(f"seat {seat}: illegal action '{action}': {reason} (ruling {ruling})")
+        super().__init__(f"seat {seat}: {self.detail}")
+
+    @property
+    def detail(self) -> str:
+        """The message without its seat, for a record or a message that names the seat
+        already (a fault entry, an ``AnswerRejected``): "illegal action 'play TD': must
+        follow the led suit S (ruling C9)"."""
+        return f"illegal action '{self.action}': {self.reason} (ruling {self.ruling})"
 
 
 class ActionFormatError(ValueError):

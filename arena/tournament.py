@@ -98,7 +98,7 @@ def play_match(
 
     def on_fault(seat: int, exc: Exception) -> None:
         kind = FaultKind.ILLEGAL if isinstance(exc, RuleError | IndexError) else FaultKind.CRASH
-        detail = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+        detail = exc.detail if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
         faults.append(book.record(seat, kind, detail, deal=len(deals) + 1))
         if on_bot_error is not None:
             on_bot_error(names[seat], exc)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,3 +62,41 @@ def test_a_broken_bot_is_told_each_fault_with_the_request_that_caused_it() -> No
     assert "✓ void in the led suit" in out  # the rest still ran
     assert "2 of 9 checks failed" in out
     assert "rejected" in log  # the bot heard why, through AnswerRejected
+
+
+def _one_table(records: list[dict[str, Any]]) -> str | None:
+    """Why these messages, filed under one table_id, cannot be one table; None if they can."""
+    requests = [r for r in records if r["kind"] == "decision_request"]
+    if len({r["seat"] for r in requests}) > 1:
+        return f"seats {sorted({r['seat'] for r in requests})}"
+    if len({r["match_id"] for r in records} | {r["view_match_id"] for r in requests}) > 1:
+        return "more than one match"
+    if any(r["kind"] == "match_result" for r in records[:-1]):
+        return "a request after the match result"
+    for before, after in zip(requests, requests[1:], strict=False):
+        if after["deal"] < before["deal"]:
+            return f"deal {before['deal']}, then deal {after['deal']}"
+        same_deal = after["deal"] == before["deal"]
+        if same_deal and not set(after["hand"]) <= set(before["hand"]):
+            return f"hand {before['hand']}, then {after['hand']}"
+        if same_deal and after["tricks"][: len(before["tricks"])] != before["tricks"]:
+            return "closed tricks that changed"
+    return None
+
+
+def test_a_bot_keyed_by_table_id_sees_each_table_as_one_table() -> None:
+    """The proto tells bots to tell tables apart by table_id: check must not reuse one
+    for unrelated positions or seats. A raw-stub bot files what it gets by table_id."""
+    code, out, log = check(["tablebot"])
+    assert code == 0, out
+    records = [json.loads(line) for line in log.splitlines() if line.startswith("{")]
+    requests = [r for r in records if r["kind"] == "decision_request"]
+    assert len(requests) == 9, log  # every check asks once
+    tables: dict[str, list[dict[str, Any]]] = {}
+    for record in records:
+        tables.setdefault(record["table_id"], []).append(record)
+    for table, seen in tables.items():
+        assert _one_table(seen) is None, (table, _one_table(seen))
+    # Unrelated positions, so a table each; the results come from a finished table.
+    assert len({r["table_id"] for r in requests}) == len(requests)
+    assert {r["kind"] for r in records} == {"decision_request", "deal_result", "match_result"}

@@ -89,7 +89,9 @@ def oracle(rules: TrufRules, bots: Sequence[Chaos], match_id: str, seed: str,
             except Exception as exc:
                 illegal = isinstance(exc, RuleError | IndexError)
                 kind = FaultKind.ILLEGAL if illegal else FaultKind.CRASH
-                detail = str(exc) if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+                detail = (
+                    exc.detail if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
+                )
                 faults.append(book.record(seat, kind, detail, deal=len(deals) + 1))
                 m.apply(seat, m.fallback_action(seat))
         for rec in m.finished:

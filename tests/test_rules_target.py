@@ -93,6 +93,7 @@ T2_VALID = [
     ("3S+2S subtract", 1),  # SUBTRACT: 3 - 2, valid because 3 + 2 >= 5
     ("4S+AS subtract", 3),
     ("9S+2S subtract", 7),
+    ("KS+9S subtract", 9),  # by value, not rank (house choice 8): 9 - 0, although K outranks 9
     ("4S+3H notruf", 7),  # NO TRUF valid at 7
     ("TC+KH notruf", 10),
 ]

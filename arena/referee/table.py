@@ -68,7 +68,7 @@ def refused(exc: RuleError, action: Any, legal: Sequence[Any]) -> BotFault:
     """The fault for an action the rules refused: illegal, and flagged as the wrong kind
     when no legal action is of its kind (a card during the mode choice, say)."""
     wrong_kind = type(action) not in {type(a) for a in legal}
-    return BotFault(FaultKind.ILLEGAL, str(exc), wrong_kind=wrong_kind)
+    return BotFault(FaultKind.ILLEGAL, exc.detail, wrong_kind=wrong_kind)  # seat named by caller
 
 
 async def play_remote_match(
