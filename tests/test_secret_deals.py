@@ -217,3 +217,26 @@ def test_a_run_from_before_secret_deals_is_verified_but_not_resumed(tmp_path: Pa
     assert code == 1 and "before secret deals" in text
     code, text = arena("verify", str(run))
     assert code == 0 and "not re-dealt" in text
+
+
+class SeedSpy:
+    """An in-process entrant that keeps the seed the arena gave it."""
+
+    seeds: list[str] = []
+
+    def __init__(self, seed: str = "") -> None:
+        SeedSpy.seeds.append(str(seed))
+
+    def act(self, view: object, legal: list[object]) -> object:
+        return legal[0]
+
+
+def test_a_bots_seed_tells_it_nothing_of_the_secret(tmp_path: Path) -> None:
+    spy = f"{__name__}:SeedSpy"
+    SeedSpy.seeds.clear()
+    run = tournament(tmp_path / "run", "--bots", f"{spy},{spy},random,greedy", rounds=1)
+    secret = (run / "secret").read_text().strip()
+    assert len(SeedSpy.seeds) == 2 and len(set(SeedSpy.seeds)) == 2  # one each, distinct
+    for seed in SeedSpy.seeds:
+        assert secret not in seed and seed != hmac_hex(secret, "match", "r0001-t01")
+        assert len(seed) == 32  # a derived hex string, not the secret or a small number

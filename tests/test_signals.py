@@ -163,8 +163,11 @@ def free_port() -> int:
 
 
 def read_tokens(path: Path) -> dict[str, str]:
-    words = [line.split() for line in path.read_text().splitlines() if not line.startswith("#")]
-    return {token: name for name, token in words}
+    """Token -> name; only whole lines (serve may be writing the file)."""
+    text = path.read_text()
+    whole = text[: text.rfind("\n") + 1].splitlines()
+    words = [line.split() for line in whole if line and not line.startswith("#")]
+    return {w[1]: w[0] for w in words if len(w) == 2}
 
 
 def test_sigterm_stops_a_background_serve_whose_bots_come_back_to_resume(tmp_path: Path) -> None:
@@ -174,8 +177,9 @@ def test_sigterm_stops_a_background_serve_whose_bots_come_back_to_resume(tmp_pat
         tmp_path, "serve", "--issue-tokens", "-n", "4", "--rounds", "10", "--deals", "2",
         "--listen", address, "--results", str(results), "--quiet",
     )  # fmt: skip
-    wait_until(lambda: (results / "tokens.txt").exists(), 30)
-    tokens = read_tokens(results / "tokens.txt")
+    path = results / "tokens.txt"
+    wait_until(lambda: path.exists() and len(read_tokens(path)) == 4, 30)  # written whole
+    tokens = read_tokens(path)
     bots = start_bots(address, tokens, tmp_path)
     try:
         assert job.sigint_ignored()
