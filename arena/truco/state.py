@@ -235,6 +235,7 @@ class TrucoMatch:
             names=self.names,
             teams=self._teams,
             target=self.rules.points,
+            envido_count=self.rules.envido_count.value,
             scores=(self._before[0], self._before[1]),
             dealer=self.dealer,
             kind=self._kind,

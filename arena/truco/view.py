@@ -46,6 +46,7 @@ class TrucoView(NamedTuple):
     names: tuple[str, ...]
     teams: tuple[tuple[int, ...], ...]  # R2: seats 0, 2, 4 are team 0
     target: int  # R11
+    envido_count: str  # R9: "seed" or "traditional" (the rules are public)
     scores: tuple[int, int]  # team scores before this hand
     dealer: int
     kind: str  # "team", or "duels" (R13)

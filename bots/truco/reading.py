@@ -1,0 +1,164 @@
+"""What a Truco bot can work out from its view: the cards it has not seen, who plays
+next, and its chances, estimated by dealing the unseen cards out at random and playing
+the hand on with a simple policy (a Monte Carlo rollout)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from arena.truco.calls import TRUCO_LADDER, EnvidoCall, envido_accepted, falta_value
+from arena.truco.cards import DECK, Card
+from arena.truco.envido import EnvidoCount, envido_score
+from arena.truco.tricks import hand_winner, trick_winner
+from arena.truco.view import PlayView, TrucoView
+
+
+def team_of(seat: int) -> int:
+    return seat % 2
+
+
+def unseen(view: TrucoView) -> list[Card]:
+    """Cards this seat has not seen: not its own, not played, not shown."""
+    known = set(view.dealt)
+    for play in view.plays:
+        for trick in play.tricks:
+            known.update(c for _, c in trick.cards)
+        known.update(c for _, c in play.trick)
+        if play.shown is not None:
+            known.update(play.shown[1])
+    return [c for c in DECK if c not in known]
+
+
+def played_by(play: PlayView) -> dict[int, list[Card]]:
+    out: dict[int, list[Card]] = {s: [] for s in play.seats}
+    for trick in play.tricks:
+        for s, c in trick.cards:
+            out[s].append(c)
+    for s, c in play.trick:
+        out[s].append(c)
+    return out
+
+
+def leader_now(play: PlayView) -> int:
+    """The seat that leads (or led) the open trick."""
+    if play.trick:
+        return play.trick[0][0]
+    if not play.tricks:
+        return play.mano
+    last = play.tricks[-1]
+    return last.leader if last.winner is None else last.winner
+
+
+def sample_hands(view: TrucoView, rng: random.Random) -> dict[int, list[Card]]:
+    """Every active seat's unplayed cards: this seat's own, the others' drawn at random."""
+    play = view.current
+    played = played_by(play)
+    pool = unseen(view)
+    rng.shuffle(pool)
+    hands: dict[int, list[Card]] = {}
+    for s in play.seats:
+        if s in play.folded:
+            continue
+        if s == view.seat:
+            hands[s] = list(view.cards)
+        else:
+            need = 3 - len(played[s])
+            hands[s], pool = pool[:need], pool[need:]
+    return hands
+
+
+def greedy_card(seat: int, hand: Sequence[Card], trick: Sequence[tuple[int, Card]]) -> Card:
+    """A plain policy: lead the best card; follow with the cheapest card that beats the
+    other team, the cheapest card at all when the own team already wins or none beats."""
+    ranked = sorted(hand, key=lambda c: c.strength)
+    if not trick:
+        return ranked[-1]
+    ours = max((c.strength for s, c in trick if team_of(s) == team_of(seat)), default=0)
+    theirs = max((c.strength for s, c in trick if team_of(s) != team_of(seat)), default=0)
+    if ours > theirs:
+        return ranked[0]
+    beating = [c for c in ranked if c.strength > theirs]
+    return beating[0] if beating else ranked[0]
+
+
+def playout(view: TrucoView, hands: dict[int, list[Card]], first: Card | None = None) -> int:
+    """Play the current hand's tricks to the end with ``greedy_card`` (this seat playing
+    ``first`` now, if given); returns the team that wins them (R5)."""
+    play = view.current
+    order = play.seats
+    results = [None if t.winner is None else team_of(t.winner) for t in play.tricks]
+    trick = list(play.trick)
+    leader = leader_now(play)
+    hands = {s: list(h) for s, h in hands.items()}
+    while True:
+        i = order.index(leader)
+        for s in order[i:] + order[:i]:
+            if s not in hands or any(p == s for p, _ in trick):
+                continue
+            card = (
+                first if (first is not None and s == view.seat) else greedy_card(s, hands[s], trick)
+            )
+            if s == view.seat:
+                first = None
+            hands[s].remove(card)
+            trick.append((s, card))
+        winner = trick_winner(trick, team_of)
+        results.append(None if winner is None else team_of(winner))
+        decided = hand_winner(results, team_of(play.mano))
+        if decided is not None:
+            return decided
+        leader = trick[0][0] if winner is None else winner
+        trick = []
+
+
+def trick_chance(
+    view: TrucoView, rng: random.Random, samples: int, first: Card | None = None
+) -> float:
+    """The chance this seat's team wins the tricks (a rollout estimate)."""
+    team = team_of(view.seat)
+    wins = sum(playout(view, sample_hands(view, rng), first) == team for _ in range(samples))
+    return wins / samples
+
+
+def envido_chance(view: TrucoView, rng: random.Random, samples: int) -> float:
+    """The chance this seat's team has the best envido in the current play (R9's ties:
+    closer to mano), with every declaration made so far taken as it was declared."""
+    play = view.current
+    count = EnvidoCount(view.envido_count)
+    declared = {s: p for s, p in play.declarations if p is not None}
+    mine = envido_score(view.dealt, count)
+    played = played_by(play)
+    pool = unseen(view)
+    team = team_of(view.seat)
+    wins = 0
+    for _ in range(samples):
+        rng.shuffle(pool)
+        rest = pool
+        best: tuple[int, int, int] | None = None  # (points, -distance, team)
+        for dist, s in enumerate(play.seats):
+            if s in play.folded:
+                continue
+            if s == view.seat:
+                points = mine
+            elif s in declared:
+                points = declared[s]
+            else:
+                need = 3 - len(played[s])
+                cards, rest = played[s] + rest[:need], rest[need:]
+                points = envido_score(cards, count)
+            key = (points, -dist, team_of(s))
+            if best is None or key[:2] > best[:2]:
+                best = key
+        wins += best is not None and best[2] == team
+    return wins / samples
+
+
+def envido_worth(view: TrucoView, calls: Sequence[str]) -> int:
+    """What the Envido ``calls`` are worth accepted (R8)."""
+    seq = [EnvidoCall(c) for c in calls]
+    return envido_accepted(seq, falta_value(view.target, view.scores))
+
+
+def truco_level(name: str) -> int:
+    return [c.value for c in TRUCO_LADDER].index(name) + 1
