@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from truco_helpers import cards
 
 from arena.truco.calls import (
     EnvidoCall,
@@ -14,7 +15,6 @@ from arena.truco.calls import (
     truco_stake,
 )
 from arena.truco.envido import EnvidoCount, beats, envido_score
-from truco_helpers import cards
 
 E, RE, F = EnvidoCall.ENVIDO, EnvidoCall.REAL_ENVIDO, EnvidoCall.FALTA_ENVIDO
 

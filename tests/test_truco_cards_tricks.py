@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from truco_helpers import cards
 
 from arena.truco.cards import DECK, Card
 from arena.truco.tricks import hand_winner, trick_winner
-from truco_helpers import cards
 
 
 def team(seat: int) -> int:

@@ -7,11 +7,11 @@ and 2. Envidos of the hands below: seat 0 28, seat 1 9, seat 2 29, seat 3 31.
 from __future__ import annotations
 
 import pytest
+from truco_helpers import act, legal, match_with
 
 from arena.errors import RuleError
 from arena.truco.rules import TrucoRules, TrucoRulesError
 from arena.truco.state import TrucoMatch
-from truco_helpers import act, legal, match_with
 
 FOUR = ("1E 7E 3C", "1B 7O 2C", "4C 5C 6E", "4B 5B 6B")
 ENVIDO_CALLS = ["call envido", "call real-envido", "call falta-envido"]

@@ -47,7 +47,7 @@ class Card:
     @property
     def sort_key(self) -> tuple[int, int]:
         """Weakest first (R1), then by suit E, B, O, C: the order of legal plays."""
-        return (self.strength, SUITS.index(self.suit))
+        return _SORT_KEYS[self]
 
     @staticmethod
     def parse(code: str) -> Card:
@@ -65,6 +65,7 @@ class Card:
 
 DECK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS)
 BY_CODE: dict[str, Card] = {c.code: c for c in DECK}
+_SORT_KEYS = {c: (c.strength, SUITS.index(c.suit)) for c in DECK}
 
 
 def codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
