@@ -6,7 +6,7 @@ returns the one interned ``Card`` of that code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 
@@ -29,20 +29,26 @@ _BY_RANK = {3: 10, 2: 9, 1: 8, 12: 7, 11: 6, 10: 5, 7: 4, 6: 3, 5: 2, 4: 1}
 class Card:
     rank: int
     suit: Suit
+    # Its place in R1's order, 1 (the 4s) to 14 (1E); equal strengths tie.
+    strength: int = field(init=False, compare=False, repr=False)
+    # ruling R9: 1..7 at face value, 10/11/12 nothing.
+    envido_value: int = field(init=False, compare=False, repr=False)
+    _hash: int = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.rank not in RANKS or not isinstance(self.suit, Suit):
+            raise ValueError(f"no card of rank {self.rank!r} and suit {self.suit!r}")
+        strength = _TRUMPS.get((self.rank, self.suit), _BY_RANK[self.rank])  # ruling R1
+        object.__setattr__(self, "strength", strength)
+        object.__setattr__(self, "envido_value", 0 if self.rank >= 10 else self.rank)
+        object.__setattr__(self, "_hash", self.rank * 4 + SUITS.index(self.suit))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def code(self) -> str:
         return f"{self.rank}{self.suit.value}"
-
-    @property
-    def strength(self) -> int:
-        """Its place in R1's order, 1 (the 4s) to 14 (1E); equal strengths tie."""
-        return _TRUMPS.get((self.rank, self.suit), _BY_RANK[self.rank])
-
-    @property
-    def envido_value(self) -> int:
-        """ruling R9: 1..7 at face value, 10/11/12 nothing."""
-        return 0 if self.rank >= 10 else self.rank
 
     @property
     def sort_key(self) -> tuple[int, int]:

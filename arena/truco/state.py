@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from operator import attrgetter
 from typing import Any
 
 from arena import stepwise
@@ -40,6 +41,7 @@ from arena.truco.tricks import hand_winner, trick_winner
 from arena.truco.view import PlayView, TrickView, TrucoView
 
 HAND_SIZE = 3  # ruling R3
+_SORT_KEY = attrgetter("sort_key")
 
 
 class Asked(StrEnum):
@@ -160,7 +162,7 @@ class TrucoMatch:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """``seat``'s unplayed cards, weakest first."""
-        return tuple(sorted(self._hands[seat], key=lambda c: c.sort_key))
+        return tuple(sorted(self._hands[seat], key=_SORT_KEY))
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Every action ``seat`` may take now, sorted (see ``actions.sort_key``); empty
@@ -226,7 +228,7 @@ class TrucoMatch:
     def view(self, seat: int) -> TrucoView:
         """Everything ``seat`` may know now (R14), and nothing more."""
         asked, who = self.asked()
-        plays = tuple(self._play_view(b) for b in self._bouts[: self._cur + 1])
+        plays = (*self._done_views, self._play_view(self._bouts[self._cur]))
         return TrucoView(
             game="truco",
             match_id=self.match_id,
@@ -256,7 +258,7 @@ class TrucoMatch:
         return PlayView(
             seats=b.order,
             mano=b.mano,
-            log=tuple((s, str(a)) for s, a in b.log),
+            log=tuple(b.log),
             tricks=tuple(b.tricks),
             trick=tuple(b.trick),
             stake=calls.truco_stake(b.level),
@@ -449,6 +451,7 @@ class TrucoMatch:
     # ----------------------------------------------------------------- hands
 
     def _next_bout(self) -> None:
+        self._done_views.append(self._play_view(self._bouts[self._cur]))
         if self._cur + 1 < len(self._bouts):
             self._cur += 1
             return
@@ -502,6 +505,7 @@ class TrucoMatch:
             self._kind = "team"
             self._bouts = [Bout(order=ring(mano, n), turn=mano)]
         self._cur = 0
+        self._done_views: list[PlayView] = []  # the views of this hand's finished plays
         self._legal = None
 
     def _deal(self) -> list[tuple[Card, ...]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from arena.truco.actions import Action
 from arena.truco.cards import Card
 
 
@@ -24,7 +25,7 @@ class PlayView(NamedTuple):
 
     seats: tuple[int, ...]  # its seats in play order from mano
     mano: int
-    log: tuple[tuple[int, str], ...]  # every action in it, in order: (seat, text)
+    log: tuple[tuple[int, Action], ...]  # every action in it, in order: (seat, action)
     tricks: tuple[TrickView, ...]  # closed tricks
     trick: tuple[tuple[int, Card], ...]  # the open trick
     stake: int  # the accepted Truco stake (R7)
