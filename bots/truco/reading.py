@@ -54,17 +54,12 @@ def sample_hands(view: TrucoView, rng: random.Random) -> dict[int, list[Card]]:
     """Every active seat's unplayed cards: this seat's own, the others' drawn at random."""
     play = view.current
     played = played_by(play)
-    pool = unseen(view)
-    rng.shuffle(pool)
-    hands: dict[int, list[Card]] = {}
-    for s in play.seats:
-        if s in play.folded:
-            continue
-        if s == view.seat:
-            hands[s] = list(view.cards)
-        else:
-            need = 3 - len(played[s])
-            hands[s], pool = pool[:need], pool[need:]
+    others = [s for s in play.seats if s not in play.folded and s != view.seat]
+    needs = [3 - len(played[s]) for s in others]
+    pool = rng.sample(unseen(view), sum(needs))
+    hands: dict[int, list[Card]] = {view.seat: list(view.cards)}
+    for s, need in zip(others, needs, strict=True):
+        hands[s], pool = pool[:need], pool[need:]
     return hands
 
 
