@@ -107,18 +107,44 @@ def playout(view: TrucoView, hands: dict[int, list[Card]], first: Card | None = 
         trick = []
 
 
+def deals(
+    view: TrucoView, rng: random.Random, samples: int, strong: int | None = None
+) -> list[dict[int, list[Card]]]:
+    """``samples`` random deals of the unseen cards. With ``strong`` (a seat that has
+    just called), keep the deals that give it a 3 or better, as a caller's hand tends to
+    hold (a crude reading of the call), while enough of them turn up."""
+    out = []
+    for _ in range(samples * 4 if strong is not None else samples):
+        hands = sample_hands(view, rng)
+        if strong is None or _is_strong(view, hands, strong):
+            out.append(hands)
+            if len(out) == samples:
+                return out
+    while len(out) < samples:
+        out.append(sample_hands(view, rng))
+    return out
+
+
+def _is_strong(view: TrucoView, hands: dict[int, list[Card]], seat: int) -> bool:
+    cards = hands.get(seat, []) + played_by(view.current).get(seat, [])
+    return any(c.strength >= 10 for c in cards)
+
+
 def trick_chance(
-    view: TrucoView, rng: random.Random, samples: int, first: Card | None = None
+    view: TrucoView, samples: Sequence[dict[int, list[Card]]], first: Card | None = None
 ) -> float:
-    """The chance this seat's team wins the tricks (a rollout estimate)."""
+    """The chance this seat's team wins the tricks over the sampled deals (playing
+    ``first`` now, if given): the same deals for every candidate card."""
     team = team_of(view.seat)
-    wins = sum(playout(view, sample_hands(view, rng), first) == team for _ in range(samples))
-    return wins / samples
+    return sum(playout(view, hands, first) == team for hands in samples) / len(samples)
 
 
-def envido_chance(view: TrucoView, rng: random.Random, samples: int) -> float:
+def envido_chance(
+    view: TrucoView, rng: random.Random, samples: int, strong: int | None = None
+) -> float:
     """The chance this seat's team has the best envido in the current play (R9's ties:
-    closer to mano), with every declaration made so far taken as it was declared."""
+    closer to mano), with every declaration made so far taken as it was declared; with
+    ``strong`` (the seat that called), only deals that give it 26 or more count."""
     play = view.current
     count = EnvidoCount(view.envido_count)
     declared = {s: p for s, p in play.declarations if p is not None}
@@ -126,11 +152,14 @@ def envido_chance(view: TrucoView, rng: random.Random, samples: int) -> float:
     played = played_by(play)
     pool = unseen(view)
     team = team_of(view.seat)
-    wins = 0
-    for _ in range(samples):
+    wins = counted = 0
+    for attempt in range(samples * 4):
+        if counted == samples:
+            break
         rng.shuffle(pool)
         rest = pool
         best: tuple[int, int, int] | None = None  # (points, -distance, team)
+        plausible = True
         for dist, s in enumerate(play.seats):
             if s in play.folded:
                 continue
@@ -142,11 +171,15 @@ def envido_chance(view: TrucoView, rng: random.Random, samples: int) -> float:
                 need = 3 - len(played[s])
                 cards, rest = played[s] + rest[:need], rest[need:]
                 points = envido_score(cards, count)
+                if s == strong and points < 26 and attempt < samples * 3:
+                    plausible = False
             key = (points, -dist, team_of(s))
             if best is None or key[:2] > best[:2]:
                 best = key
-        wins += best is not None and best[2] == team
-    return wins / samples
+        if plausible:
+            counted += 1
+            wins += best is not None and best[2] == team
+    return wins / max(counted, 1)
 
 
 def envido_worth(view: TrucoView, calls: Sequence[str]) -> int:

@@ -12,9 +12,9 @@ from arena.bot import BaseBot
 from arena.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare, Play
 from arena.truco.calls import EnvidoCall, TrucoCall, envido_refused, falta_value
 from arena.truco.view import TrucoView
-from bots.truco.reading import envido_chance, envido_worth, trick_chance, truco_level
+from bots.truco.reading import deals, envido_chance, envido_worth, trick_chance, truco_level
 
-SAMPLES = 24
+SAMPLES = 30
 
 
 class Bot(BaseBot):
@@ -37,7 +37,7 @@ class Bot(BaseBot):
         if view.asked == "declare":
             return next((a for a in legal if isinstance(a, Declare)), SON_BUENAS)
         if view.asked == "answer-envido":
-            p = envido_chance(view, rng, SAMPLES)
+            p = envido_chance(view, rng, SAMPLES, strong=_caller(view, envido=True))
             return self._answer(
                 p,
                 envido_worth(view, play.envido_calls),
@@ -51,19 +51,22 @@ class Bot(BaseBot):
                 return envido_calls[1]  # Real Envido
             if p > 0.66:
                 return envido_calls[0]
+        # The same deals for every estimate of this decision; an opponent who has called
+        # the Truco is read as holding a good card.
+        samples = deals(view, rng, SAMPLES, strong=_caller(view, envido=False))
         if view.asked == "answer-truco":
-            p = trick_chance(view, rng, SAMPLES)
+            p = trick_chance(view, samples)
             assert play.truco_call is not None
             level = truco_level(play.truco_call)
             return self._answer(p, level + 1, level, truco_calls, raise_at=0.8)
         cards = [a for a in legal if isinstance(a, Play)]
         if truco_calls:
-            p = trick_chance(view, rng, SAMPLES)
+            p = trick_chance(view, samples)
             if p > 0.72 or (rng.random() < self.bluff and play.tricks and p > 0.3):
                 return truco_calls[0]
         if len(cards) == 1:
             return cards[0]
-        chances = [trick_chance(view, rng, SAMPLES // 2, first=a.card) for a in cards]
+        chances = [trick_chance(view, samples, first=a.card) for a in cards]
         best = max(chances)
         return next(a for a, c in zip(cards, chances, strict=True) if c == best)  # cheapest
 
@@ -75,6 +78,14 @@ class Bot(BaseBot):
         if p > raise_at and raises and raises[0].call is not EnvidoCall.FALTA_ENVIDO:
             return raises[0]
         return QUIERO if (2 * p - 1) * accepted > -refused else NO_QUIERO
+
+
+def _caller(view: TrucoView, *, envido: bool) -> int | None:
+    """The last seat of the other team to call the Envido (or the Truco) in this play."""
+    for seat, action in reversed(view.current.log):
+        if isinstance(action, Call) and action.is_envido == envido and seat % 2 != view.team:
+            return seat
+    return None
 
 
 def _envido_refused(view: TrucoView) -> int:
