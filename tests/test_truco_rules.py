@@ -125,11 +125,7 @@ def test_r8_envido_only_before_ones_first_card_and_once_a_hand() -> None:
     act(m, 1, "call envido")
     act(m, 2, "no-quiero")
     assert [a for a in legal(m, 1) if "envido" in a] == []
-    act(
-        m,
-        1,
-        "play 2C",
-    )
+    act(m, 1, "play 2C")
     act(m, 2, "play 4C")
     act(m, 3, "play 4B")
     assert m.to_act() == (0,)
@@ -288,11 +284,7 @@ def test_r11_points_are_added_at_the_end_of_the_hand_and_15_is_an_option() -> No
     m = match_with(*FOUR, points=15, more=1)
     act(m, 0, "call falta-envido")
     act(m, 1, "quiero")
-    act(
-        m,
-        0,
-        "declare 28",
-    )
+    act(m, 0, "declare 28")
     act(m, 1, "son-buenas")
     act(m, 3, "declare 31")
     assert m.scores == [0, 0]  # not yet: at the end of the hand
@@ -328,11 +320,7 @@ def test_r13_each_duel_has_its_own_calls_and_earlier_duels_are_public() -> None:
     before = list(m.scores)
     act(m, 0, "call envido")
     act(m, 3, "no-quiero")
-    act(
-        m,
-        0,
-        "play 6C",
-    )
+    act(m, 0, "play 6C")
     act(m, 3, "play 4E")
     act(m, 0, "call truco")
     act(m, 3, "no-quiero")  # duel 1 over: team 0 +1 Truco, +1 Envido

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ActionFormatError, DealError, RuleError
+from arena.replaycheck import ReplayMismatch, check_fields
 from arena.truco.actions import parse_action
 from arena.truco.bout import Bout
 from arena.truco.cards import Card, codes
@@ -87,10 +88,6 @@ def public_hand(record: Mapping[str, Any]) -> dict[str, Any]:
     return {key: copy.deepcopy(record[key]) for key in PUBLIC_HAND_KEYS}
 
 
-class ReplayMismatch(AssertionError):
-    """A stored record that the engine does not reproduce."""
-
-
 COMPARED = ("dealer", "mano", "kind", "hands", "scores_before", "plays", "points", "scores",
             "totals")  # fmt: skip
 
@@ -133,11 +130,5 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
             raise ReplayMismatch(f"{where}: the engine refuses the logged play: {exc}") from None
         if not match.finished:
             raise ReplayMismatch(f"{where}: the logged actions do not finish the hand")
-        got = match.finished.pop(0)
-        for field in COMPARED:
-            if got[field] != rec[field]:
-                raise ReplayMismatch(
-                    f"{where}: field {field!r} logged as {rec[field]!r}, "
-                    f"engine gives {got[field]!r}"
-                )
+        check_fields(where, match.finished.pop(0), rec, COMPARED)
     return len(records)

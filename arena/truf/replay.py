@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from arena.cards import CODES, SUIT_LETTERS, Card
+from arena.replaycheck import ReplayMismatch, check_fields
 from arena.truf.actions import BIDS, MODES, PLAYS, Action, Bid, Declare, Mode, declare
 from arena.truf.errors import ActionFormatError, DealError, RuleError
 from arena.truf.events import (
@@ -158,10 +159,6 @@ def actions_of(record: Mapping[str, Any]) -> list[tuple[int, Action]]:
     return out
 
 
-class ReplayMismatch(AssertionError):
-    """A stored record that the engine does not reproduce."""
-
-
 COMPARED = (
     "dealer", "direction", "hands", "bids", "high_bidder", "trump", "mode", "final_bids",
     "tricks", "tricks_won", "scores", "totals",
@@ -194,13 +191,7 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
                 match.apply(seat, action)
         except (RuleError, DealError, ActionFormatError) as exc:
             raise ReplayMismatch(f"{where}: the engine refuses the logged play: {exc}") from None
-        got = match.finished.pop(0)
-        for field in COMPARED:
-            if got[field] != rec[field]:
-                raise ReplayMismatch(
-                    f"{where}: field {field!r} logged as {rec[field]!r}, "
-                    f"engine gives {got[field]!r}"
-                )
+        check_fields(where, match.finished.pop(0), rec, COMPARED)
     return len(records)
 
 
