@@ -3,6 +3,7 @@ follow the rulings (R5, R7, R8, R11), checked against oracles written here."""
 
 from __future__ import annotations
 
+import copy
 import random
 from typing import Any
 
@@ -88,6 +89,9 @@ def playout(seats: int, seed: int, points: int = 30) -> TrucoMatch:
         for other in range(seats):
             assert other == seat or m.legal_actions(other) == ()
         assert m.fallback_action(seat) in legal
+        if rng.random() < 0.1:
+            for action in legal:  # apply accepts every legal action
+                copy.deepcopy(m).apply(seat, action)
         if rng.random() < 0.2:
             before = m.view(seat)
             for probe in illegal_probes(m, seat):
