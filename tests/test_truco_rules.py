@@ -10,6 +10,7 @@ import pytest
 from truco_helpers import act, legal, match_with
 
 from arena.errors import RuleError
+from arena.truco.actions import Answer, Call, Declare
 from arena.truco.rules import TrucoRules, TrucoRulesError
 from arena.truco.state import TrucoMatch
 
@@ -335,3 +336,12 @@ def test_r13_each_duel_has_its_own_calls_and_earlier_duels_are_public() -> None:
     record = m.finished.pop(0)
     assert record["plays"][0]["points"] == [2, 0]
     assert m.scores == [before[0] + record["points"][0], before[1] + record["points"][1]]
+
+
+def test_r6_an_action_equal_to_a_legal_one_is_taken_in_its_canonical_form() -> None:
+    m = match_with(*FOUR)
+    m.apply(0, Call("truco"))  # type: ignore[arg-type]
+    m.apply(1, Call("envido"))  # type: ignore[arg-type]
+    m.apply(2, Answer(1))  # type: ignore[arg-type]
+    m.apply(1, Declare(9.0))  # type: ignore[arg-type]
+    assert [str(a) for _, a in m.bout.log] == ["call truco", "call envido", "quiero", "declare 9"]

@@ -284,6 +284,9 @@ class TrucoMatch:
         legal = self.legal_actions(seat)
         if action not in legal:
             raise self._refusal(seat, action, asked, legal)
+        # The engine's own equal action: Call("truco") or Declare(27.0) compare equal to
+        # Call(TrucoCall.TRUCO) and Declare(27), and the log must hold the canonical ones.
+        action = legal[legal.index(action)]
         self._legal = None
         b = self.bout
         b.log.append((seat, action))
