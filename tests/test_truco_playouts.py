@@ -72,7 +72,7 @@ def check_record(rec: dict[str, Any], m: TrucoMatch) -> None:
         assert sum(play["points"]) == truco + (envido["points"] if envido else 0)
     assert rec["points"] == points
     assert rec["scores"] == [rec["scores_before"][t] + points[t] for t in (0, 1)]
-    assert rec["totals"] == [rec["scores"][s % 2] for s in range(len(rec["names"]))]
+    assert rec["totals"] == [rec["scores"][s % 2] for s in range(len(rec["seats"]))]
 
 
 def playout(seats: int, seed: int, points: int = 30) -> TrucoMatch:

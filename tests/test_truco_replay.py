@@ -33,7 +33,7 @@ def test_records_replay_through_the_engine(seats: int, bots: str) -> None:
     for seed in ("a", "b", "c"):
         records = play(seats, seed, bots)
         assert all(r["game"] == "truco" and r["schema"] == 1 for r in records)
-        assert [r["hand"] for r in records] == list(range(1, len(records) + 1))
+        assert [r["deal"] for r in records] == list(range(1, len(records) + 1))
         assert replay_match(records) == len(records)
 
 
@@ -58,3 +58,13 @@ def test_action_text_round_trips() -> None:
     for bad in ["play 9E", "call flor", "declare x", "", "quiero ya"]:
         with pytest.raises(ActionFormatError, match="Truco action"):
             parse_action(bad)
+
+
+def test_truco_records_share_the_envelope_game_neutral_readers_use() -> None:
+    from arena.truf.replay import group_by_match
+
+    records = play(6, "e")
+    for rec in records:
+        assert list(rec)[:5] == ["schema", "game", "match", "deal", "seats"]
+    grouped = group_by_match(reversed(records))
+    assert list(grouped) == ["r1"] and replay_match(grouped["r1"]) == len(records)

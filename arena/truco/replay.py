@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena.errors import ActionFormatError, DealError, RuleError
+from arena.records import envelope
 from arena.replaycheck import ReplayMismatch, check_fields
 from arena.truco.actions import parse_action
 from arena.truco.bout import Bout
@@ -53,13 +54,9 @@ def bout_record(b: Bout) -> dict[str, Any]:
 def hand_record(match: TrucoMatch, points: Sequence[int]) -> dict[str, Any]:
     """The replay record of the hand ``match`` has just finished."""
     return {
-        "schema": SCHEMA,
-        "game": "truco",
+        **envelope("truco", SCHEMA, match.match_id, match.hand_no, match.names),
         "target": match.rules.points,
         "envido_count": match.rules.envido_count.value,
-        "match": match.match_id,
-        "hand": match.hand_no,
-        "names": list(match.names),
         "teams": [list(t) for t in match.teams],
         "dealer": match.dealer,
         "mano": match.mano,
@@ -79,7 +76,7 @@ def hand_record(match: TrucoMatch, points: Sequence[int]) -> dict[str, Any]:
 # never shown, except the envido winner's, which ``plays[].envido.shown`` holds) and
 # without what only the log needs.
 PUBLIC_HAND_KEYS = (
-    "hand", "dealer", "mano", "kind", "scores_before", "plays", "points", "scores", "totals",
+    "deal", "dealer", "mano", "kind", "scores_before", "plays", "points", "scores", "totals",
 )  # fmt: skip
 
 
@@ -105,7 +102,7 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
     match_id = str(first["match"])
     try:
         rules = TrucoRules(
-            seats=len(first["names"]),
+            seats=len(first["seats"]),
             points=int(first["target"]),
             envido_count=first["envido_count"],
         )
@@ -117,11 +114,11 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
             )
             for i, rec in enumerate(records)
         ]
-        match = TrucoMatch(rules, match_id=match_id, names=first["names"], hands=specs)
+        match = TrucoMatch(rules, match_id=match_id, names=first["seats"], hands=specs)
     except (ValueError, KeyError, TypeError) as exc:
         raise ReplayMismatch(f"match {match_id}: cannot set the match up: {exc}") from None
     for rec in records:
-        where = f"match {match_id} hand {rec['hand']}"
+        where = f"match {match_id} hand {rec['deal']}"
         try:
             for play in rec["plays"]:
                 for seat, text in play["actions"]:
