@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from arena.cards import CODES, SUIT_LETTERS, Card, mask_of
+from arena.replaycheck import ReplayMismatch, check_fields
 from arena.truf.actions import BIDS, MODES, PLAYS, Action, Bid, Declare, Mode, declare
 from arena.truf.errors import ActionFormatError, DealError, RuleError
 from arena.truf.events import (
@@ -158,14 +159,6 @@ def actions_of(record: Mapping[str, Any]) -> list[tuple[int, Action]]:
     return out
 
 
-class ReplayMismatch(AssertionError):
-    """A stored record that the engine does not reproduce (``deal``: its number)."""
-
-    def __init__(self, message: str, deal: int | None = None) -> None:
-        super().__init__(message)
-        self.deal = deal
-
-
 COMPARED = (
     "dealer", "direction", "hands", "bids", "high_bidder", "trump", "mode", "final_bids",
     "tricks", "tricks_won", "scores", "totals",
@@ -200,14 +193,7 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
             raise ReplayMismatch(
                 f"{where}: the engine refuses the logged play: {exc}", rec["deal"]
             ) from None
-        got = match.finished.pop(0)
-        for field in COMPARED:
-            if got[field] != rec[field]:
-                raise ReplayMismatch(
-                    f"{where}: field {field!r} logged as {rec[field]!r}, "
-                    f"engine gives {got[field]!r}",
-                    rec["deal"],
-                )
+        check_fields(where, match.finished.pop(0), rec, COMPARED, rec["deal"])
     return len(records)
 
 
