@@ -46,9 +46,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from rules_oracle import FAULT_COLUMN, Finding, load_jsonl
+
+__all__ = ["Finding", "Illegal", "Play", "audit", "audit_run", "legal_at_each_action"]
 
 SUITS = "EBOC"  # swords, clubs, coins, cups
 RANKS = (1, 2, 3, 4, 5, 6, 7, 10, 11, 12)
@@ -63,8 +65,14 @@ ENVIDO_CALLS = ("envido", "real-envido", "falta-envido")
 ACCEPTED = {"envido": 2, "real-envido": 3}  # R8 (Falta Envido: see envido_points)
 REFUSED = {"envido": 1, "real-envido": 2, "falta-envido": 1}
 # R8: the seed table's sequences, each also with Falta Envido after it, and Falta alone
-_BASE = (("envido",), ("real-envido",), ("envido", "envido"), ("envido", "real-envido"))
-_BASE += (("real-envido", "real-envido"), ("envido", "envido", "real-envido"))
+_BASE: tuple[tuple[str, ...], ...] = (
+    ("envido",),
+    ("real-envido",),
+    ("envido", "envido"),
+    ("envido", "real-envido"),
+    ("real-envido", "real-envido"),
+    ("envido", "envido", "real-envido"),
+)
 ENVIDO_SEQUENCES = frozenset({*_BASE, *((*b, "falta-envido") for b in _BASE), ("falta-envido",)})
 ENDED = ("tricks", "no-quiero", "mazo")
 TIED_HANDS = 10  # R11
@@ -161,11 +169,11 @@ def legal_at_each_action(record: dict[str, Any]) -> list[tuple[int, list[str]]]:
     return out
 
 
-def is_int(v: object) -> bool:
+def is_int(v: object) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
-def is_ints(v: object, n: int) -> bool:
+def is_ints(v: object, n: int) -> TypeGuard[list[int]]:
     return isinstance(v, list) and len(v) == n and all(is_int(x) for x in v)
 
 
@@ -588,18 +596,21 @@ class _Audit:
         tally = {col: [0] * n for col in ("timeout", "illegal", "disconnect")}
         disqualified = [False] * n
         tied = 0
-        over: tuple[int, int] | None = None  # (hand number, winning team or -1: shared)
-        target = None
+        winner: int | None = None  # the winning team, -1 for a shared game (R11)
+        target = count = None
         for r in hands:
             dn = r.get("deal")
-            if over is not None:
+            if winner is not None:
                 self.error(mid, dn, "game end R11", f"hand {dn} played after the game ended")
-                over = (-1, over[1])  # report it once
+                break
             if r.get("seats") != names:
                 self.error(mid, dn, "seats", f"replay seats {r.get('seats')!r} != {names!r}")
             target = target if target is not None else r.get("target")
             if r.get("target") != target or target not in (30, 15):
                 self.error(mid, dn, "target R11", f"target {r.get('target')!r} (match {target})")
+            count = count if count is not None else r.get("envido_count")
+            if r.get("envido_count") != count:
+                self.error(mid, dn, "envido count R9", f"{r.get('envido_count')!r}, was {count!r}")
             self.faults(r, n, tally, disqualified)
             try:
                 done = self.hand(r, prev, n, stats)
@@ -614,24 +625,23 @@ class _Audit:
             top = max(scores)
             if isinstance(target, int) and top >= target:
                 if scores[0] != scores[1]:
-                    if over is None:
-                        over = (dn, scores.index(top))
-                        self.game_end_cover(r, over[1], target)
+                    winner = scores.index(top)
+                    self.game_end_cover(r, winner, target)
                 else:
                     tied += 1
                     self.cover["equal scores at the target"] += 1
-                    if tied >= self.tied_hands and over is None:
-                        over = (dn, -1)
+                    if tied >= self.tied_hands:
+                        winner = -1
             prev = r
         if not hands:
             self.error(mid, None, "game end R11", "a match line without hands")
             return
-        if over is None:
+        if winner is None:
             self.error(
                 mid, None, "game end R11", f"the last hand leaves {prev and prev.get('scores')!r}"
             )
             return
-        ranks = [1] * n if over[1] == -1 else [1 if s % 2 == over[1] else 2 for s in range(n)]
+        ranks = [1] * n if winner == -1 else [1 if s % 2 == winner else 2 for s in range(n)]
         if m.get("ranks") != ranks:  # R12
             self.error(mid, None, "ranks R12", f"ranks {m.get('ranks')!r}, expected {ranks}")
         last = hands[-1]
@@ -924,7 +934,7 @@ def _str(v: object) -> str | None:
 
 
 def _int(v: object) -> int | None:
-    return v if is_int(v) else None  # type: ignore[return-value]
+    return v if is_int(v) else None
 
 
 def audit(
