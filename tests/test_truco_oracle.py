@@ -165,6 +165,8 @@ RUNS = {
     "shrewd-2-seats": Run(2, 15, 1, mixes=(("shrewd", "basic"),)),
     "shrewd-4-seats": Run(4, 15, 1, mixes=(("basic", "shrewd"),)),
     "shrewd-6-seats": Run(6, 15, 1, mixes=(("shrewd", "random"),)),
+    "4-seats-random": Run(4, 30, 40, mixes=(("random", "random"),)),
+    "6-seats-random": Run(6, 15, 40, mixes=(("random", "random"),)),
     "faults": Run(4, 15, 6, chaos=True),
 }
 
@@ -243,7 +245,14 @@ RARE_CASES = (
     "falta envido refused",
     "refused falta envido capped",
     "envido in answer to truco",
+    "truco answered after the envido",
+    "envido on one's turn after a truco was accepted",
+    "a raise at the next decision after accepting",
+    "the answer passes over a folded seat",
     "a later declaration beats the best",
+    "an equal envido, closer to mano, beats the best",
+    "a seat passed over while its team was best declares",
+    "a folded seat takes no part in the envido",
     "son buenas",
     "al mazo",
     "al mazo, partners play on",
@@ -253,6 +262,7 @@ RARE_CASES = (
     "undecided after trick 3: mano's team",
     "six-seat duel hand",
     "game ended by an envido",
+    "equal scores at the target",
     "faults",
 )
 

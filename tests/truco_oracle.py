@@ -280,9 +280,11 @@ class Play:
         self.envido_open = False  # called, not yet answered
         self.declarer: int | None = None  # R9: the seat asked to declare
         self.declarations: list[list[Any]] = []
+        self.passed: set[int] = set()  # seats passed over while their team was best
         self.best: tuple[int, int] | None = None  # (score, seat)
         self.envido: dict[str, Any] | None = None  # the settled or refused Envido
         self.ended: str | None = None
+        self.last: tuple[str, str] | None = None  # (what was asked, the answer)
         self.trick_winner: int | None = None
         self.truco: list[int] | None = None  # [team, points]
 
@@ -298,8 +300,10 @@ class Play:
         """R6: the first seat of the called team that has not folded, from the caller."""
         for k in range(1, self.n):
             s = self.after(caller, k)
-            if s % 2 != caller % 2 and s not in self.folded:
-                return s
+            if s % 2 != caller % 2:
+                if s not in self.folded:
+                    return s
+                self.cover["the answer passes over a folded seat"] += 1
         raise Illegal("answer R6", f"no seat of the team called by seat {caller} can answer")
 
     def asked(self) -> tuple[int, str]:
@@ -380,6 +384,12 @@ class Play:
                 f"seat {seat} ({kind}): {text!r} is not legal; legal: {', '.join(legal)}",
             )
         word, _, arg = text.partition(" ")
+        last, self.last = self.last, (kind, text)
+        if kind == "turn" and word == "call":
+            if arg in ("retruco", "vale-cuatro") and last == ("truco", "quiero"):
+                self.cover["a raise at the next decision after accepting"] += 1
+            if arg in ENVIDO_CALLS and self.stake > 1:
+                self.cover["envido on one's turn after a truco was accepted"] += 1
         if kind == "turn":
             self.on_turn(seat, word, arg)
         elif kind == "truco":
@@ -491,9 +501,13 @@ class Play:
             self.cover["son buenas"] += 1
             self.declarations.append([seat, None])
         else:
+            score = envido_score(self.dealt[seat], self.count)
             if self.best is not None:
                 self.cover["a later declaration beats the best"] += 1
-            score = envido_score(self.dealt[seat], self.count)
+                if score == self.best[0]:
+                    self.cover["an equal envido, closer to mano, beats the best"] += 1
+            if seat in self.passed:
+                self.cover["a seat passed over while its team was best declares"] += 1
             self.best = (score, seat)
             self.declarations.append([seat, score])
         assert self.best is not None
@@ -502,7 +516,13 @@ class Play:
         self.declarer = None
         for k in range(1, self.n):
             s = self.after(seat, k)
-            if s not in spoken and s not in self.folded and s % 2 != best_team:
+            if s in spoken:
+                continue
+            if s in self.folded:
+                self.cover["a folded seat takes no part in the envido"] += 1
+            elif s % 2 == best_team:
+                self.passed.add(s)
+            else:
                 self.declarer = s
                 return
         winner = self.best[1]
@@ -518,6 +538,8 @@ class Play:
             full = envido_points(self.calls, result == "settled", 10**6)
             if result == "refused" and full > points:
                 self.cover["refused falta envido capped"] += 1
+        if self.truco_call is not None:
+            self.cover["truco answered after the envido"] += 1
         self.envido = {
             "calls": list(self.calls),
             "result": result,
