@@ -162,6 +162,9 @@ RUNS = {
     "6-seats-to-30": Run(6, 30, 12),
     "6-seats-to-15": Run(6, 15, 12),
     "4-seats-traditional": Run(4, 15, 12, count="traditional"),
+    "4-seats-traditional-random": Run(
+        4, 15, 12, count="traditional", mixes=(("random", "random"),)
+    ),
     "shrewd-2-seats": Run(2, 15, 1, mixes=(("shrewd", "basic"),)),
     "shrewd-4-seats": Run(4, 15, 1, mixes=(("basic", "shrewd"),)),
     "shrewd-6-seats": Run(6, 15, 1, mixes=(("shrewd", "random"),)),
@@ -254,6 +257,7 @@ RARE_CASES = (
     "a seat passed over while its team was best declares",
     "a folded seat takes no part in the envido",
     "son buenas",
+    "shown: one card (traditional count, no suited pair)",
     "al mazo",
     "al mazo, partners play on",
     "leader went al mazo",

@@ -949,6 +949,8 @@ class _Audit:
             and shows_score(shown[1], dealt[winner], envido_score(dealt[winner], count), count)
         ):
             err("shown R9", f"shown {shown!r}; the winner is seat {winner}, dealt {dealt[winner]}")
+        elif len(shown[1]) == 1:
+            self.cover["shown: one card (traditional count, no suited pair)"] += 1
 
 
 def _str(v: object) -> str | None:
