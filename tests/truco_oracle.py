@@ -19,8 +19,9 @@ It returns a list of ``Finding`` (the Truf oracle's type):
 Why it is independent: it was written only from the rule text
 (shared/seeds/003_61c568949130fec7.txt), the rulings (shared/spec/truco-rulings.md) and the
 Truco section of docs/results.md, without reading the engine (arena/truco/) or the Truco
-bots. It imports nothing from ``arena`` (only the game-neutral ``Finding``, ``load_jsonl``
-and fault columns of tests/rules_oracle.py, which imports nothing from ``arena`` either).
+bots. It imports nothing from ``arena``: only the game-neutral parts of the Truf oracle,
+tests/rules_oracle.py (``Finding``, ``load_jsonl``, the fault columns and the field checks),
+which imports nothing from ``arena`` either.
 tests/test_truco_oracle.py plays matches and holds the engine's logs to it. When the two
 disagree, settle it from the rulings, never by copying the engine.
 
@@ -36,18 +37,19 @@ Readings where the documents leave the log open (each is accepted in every form 
 - The limit of tied hands at the target (R11: 10) is not logged; ``audit`` takes it as an
   argument.
 
-Manual use: ``python tests/truco_oracle.py DIR [DIR ...]`` prints the findings.
+Manual use, on a results directory: ``cd tests && python -c "import truco_oracle as o;
+print(*o.audit_run('DIR'), sep='\n')"``.
 """
 
 from __future__ import annotations
 
-import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from itertools import combinations
 from pathlib import Path
 from typing import Any, TypeGuard
 
+import rules_oracle
 from rules_oracle import FAULT_COLUMN, Finding, load_jsonl
 
 __all__ = ["Finding", "Illegal", "Play", "audit", "audit_run", "legal_at_each_action"]
@@ -563,11 +565,12 @@ class Play:
 # ------------------------------------------------------------------ the audit
 
 
-class _Audit:
-    """The findings and coverage of one audit; one instance per ``audit`` call."""
+class _Audit(rules_oracle._Audit):
+    """The findings and coverage of one audit; one instance per ``audit`` call. The Truf
+    oracle's base gives the field checks (``schema``) against results.md's tables."""
 
     def __init__(self, coverage: Counter[str], tied_hands: int) -> None:
-        self.findings: list[Finding] = []
+        super().__init__(coverage)
         self.cover = coverage
         self.tied_hands = tied_hands
 
@@ -577,24 +580,11 @@ class _Audit:
     def doc(self, match: object, deal: object, check: str, detail: str) -> None:
         self.findings.append(Finding("doc", _str(match), _int(deal), check, detail))
 
-    def fields(
-        self, obj: dict[str, Any], spec: dict[str, type | tuple[type, ...]], kind: str, where: str
-    ) -> None:
-        m, d = obj.get("match"), obj.get("deal")
-        for f, ty in spec.items():
-            if f not in obj:
-                self.doc(m, d, f"{kind} fields", f"{where}missing field {f!r}")
-            elif not isinstance(obj[f], ty) or (ty is int and isinstance(obj[f], bool)):
-                self.doc(m, d, f"{kind} fields", f"{where}{f!r} has type {type(obj[f]).__name__}")
-        for f in obj:
-            if f not in spec:
-                self.doc(m, d, f"{kind} fields", f"{where}undocumented field {f!r}")
-
     # -------------------------------------------------------------- a match
 
-    def match(self, m: dict[str, Any], lines: list[dict[str, Any]]) -> None:
+    def audit_match(self, m: dict[str, Any], lines: list[dict[str, Any]]) -> None:
         mid = m.get("match")
-        self.fields(m, MATCH_FIELDS, "match", "")
+        self.schema(m, MATCH_FIELDS, "match")
         names = m.get("seats")
         if not (isinstance(names, list) and len(names) in (2, 4, 6)):
             self.error(mid, None, "seats R2", f"match seats {names!r}: not 2, 4 or 6 seats")
@@ -734,7 +724,7 @@ class _Audit:
         def err(check: str, detail: str) -> None:
             self.error(mid, dn, check, detail)
 
-        self.fields(r, REPLAY_FIELDS, "replay", "")
+        self.schema(r, REPLAY_FIELDS, "replay")
         if r.get("game") != "truco" or r.get("schema") != 1:
             self.doc(mid, dn, "replay fields", f"game/schema {r.get('game')!r}/{r.get('schema')}")
         count = r.get("envido_count")
@@ -835,7 +825,8 @@ class _Audit:
         if not isinstance(p, dict):
             err("plays R13", f"play is {p!r}")
             return [0, 0]
-        self.fields(p, PLAY_FIELDS, "play", where)
+        where_p = {"match": str, "deal": int}  # the play's hand, for the finding
+        self.schema({"match": mid, "deal": dn, **p}, {**where_p, **PLAY_FIELDS}, "play")
         if p.get("seats") != order:
             err("play seats R2/R13", f"seats {p.get('seats')!r}, expected {order}")
         if p.get("mano") != order[0]:
@@ -982,7 +973,7 @@ def audit(
         if k > 1:
             run.error(mid, None, "match ids", f"{k} match lines")
     for m in matches:
-        run.match(m, by_match.get(m.get("match"), []))
+        run.audit_match(m, by_match.get(m.get("match"), []))
     return run.findings
 
 
@@ -992,15 +983,3 @@ def audit_run(directory: Path, coverage: Counter[str] | None = None) -> list[Fin
     return audit(
         load_jsonl(directory / "replays.jsonl"), load_jsonl(directory / "matches.jsonl"), coverage
     )
-
-
-if __name__ == "__main__":
-    status = 0
-    for arg in sys.argv[1:]:
-        cover: Counter[str] = Counter()
-        found = audit_run(Path(arg), cover)
-        for finding in found:
-            print(finding)
-        print(f"{arg}: {len(found)} findings; coverage {dict(sorted(cover.items()))}")
-        status |= bool(found)
-    sys.exit(status)
