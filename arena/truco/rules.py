@@ -32,4 +32,9 @@ class TrucoRules:
 
     def describe(self) -> dict[str, object]:
         """The rules as they are written into results files."""
-        return {"seats": self.seats, "points": self.points, "envido_count": self.envido_count.value}
+        return {
+            "seats": self.seats,
+            "points": self.points,
+            "envido_count": self.envido_count.value,
+            "tied_hands": self.tied_hands,  # R11's house limit, so an audit can apply it
+        }
