@@ -10,8 +10,9 @@ per second of the schedule. The fourth entrant, and the flood, differ:
   minute to the next (other tenants), so each flood is measured right after a calm run
   and compared with it, ``--repeat`` times, and the median of those ratios is reported.
 * ``junk``: the fourth entrant is a raw-stub bot that answers every request legally and
-  then sends 63 junk messages of 60 KB (an unknown field), the audit's attack. Each time
-  it is cut off it dials again with its token and carries on.
+  then sends 63 junk messages of 60 KB (an empty second hello padded with an unknown
+  field), the audit's attack. Each time it is cut off it dials again with its token and
+  carries on.
 * ``health``, ``reflection``, ``bad-hello``: a fourth ``random`` bot, and one flood
   client process calling ``Health/Check``, a reflection ``list_services`` stream, or
   ``Play`` with a hello of an unknown protocol version.
@@ -250,7 +251,10 @@ async def _bad_hello(channel: grpc.aio.Channel) -> None:
 
 # ------------------------------------------------------------ the junk bot
 
-JUNK = tag(1000, 2) + uv(60_000) + b"j" * 60_000  # a PlayRequest of one unknown field
+# A PlayRequest that answers nothing: an empty second hello padded with 60 KB of an
+# unknown field. Only the budget counts it (one with nothing set would fail an open
+# request as unreadable, a strike, which is not what this flood measures).
+JUNK = tag(1, 2) + uv(0) + tag(1000, 2) + uv(60_000) + b"j" * 60_000
 JUNK_PER_ANSWER = 63
 
 
