@@ -73,6 +73,7 @@ from arena.referee.limits import Limits
 from arena.referee.server import Entrant, Referee, start_server
 from arena.results import ResultsWriter
 from arena.run import RunConfig, make_plan, tune_gc
+from arena.seeding import seeded_secret
 from arena.wire.pbwire import tag, uv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -117,7 +118,7 @@ def _env() -> dict[str, str]:
 
 async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace) -> dict[str, Any]:
     config = RunConfig(rounds=rounds, bots=["random"] * 4, seed=1, deals=deals)
-    plan = make_plan(config)
+    plan = make_plan(config, secret=seeded_secret(1))
     cpu = _cpu()
     tokens = {f"token-{i}": entrant for i, entrant in enumerate(plan.entrants)}
     referee = Referee(tokens=tokens)
