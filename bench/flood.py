@@ -10,8 +10,9 @@ per second of the schedule. The fourth entrant, and the flood, differ:
   minute to the next (other tenants), so each flood is measured right after a calm run
   and compared with it, ``--repeat`` times, and the median of those ratios is reported.
 * ``junk``: the fourth entrant is a raw-stub bot that answers every request legally and
-  then sends 63 junk messages of 60 KB (an unknown field), the audit's attack. Each time
-  it is cut off it dials again with its token and carries on.
+  then sends 63 junk messages of 60 KB (an empty second hello padded with an unknown
+  field), the audit's attack. Each time it is cut off it dials again with its token and
+  carries on.
 * ``health``, ``reflection``, ``bad-hello``: a fourth ``random`` bot, and one flood
   client process calling ``Health/Check``, a reflection ``list_services`` stream, or
   ``Play`` with a hello of an unknown protocol version.
@@ -72,6 +73,7 @@ from arena.referee.limits import Limits
 from arena.referee.server import Entrant, Referee, start_server
 from arena.results import ResultsWriter
 from arena.run import RunConfig, make_plan, tune_gc
+from arena.seeding import seeded_secret
 from arena.wire.pbwire import tag, uv
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,7 +118,7 @@ def _env() -> dict[str, str]:
 
 async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace) -> dict[str, Any]:
     config = RunConfig(rounds=rounds, bots=["random"] * 4, seed=1, deals=deals)
-    plan = make_plan(config)
+    plan = make_plan(config, secret=seeded_secret(1))
     cpu = _cpu()
     tokens = {f"token-{i}": entrant for i, entrant in enumerate(plan.entrants)}
     referee = Referee(tokens=tokens)
@@ -250,7 +252,10 @@ async def _bad_hello(channel: grpc.aio.Channel) -> None:
 
 # ------------------------------------------------------------ the junk bot
 
-JUNK = tag(1000, 2) + uv(60_000) + b"j" * 60_000  # a PlayRequest of one unknown field
+# A PlayRequest that answers nothing: an empty second hello padded with 60 KB of an
+# unknown field. Only the budget counts it (one with nothing set would fail an open
+# request as unreadable, a strike, which is not what this flood measures).
+JUNK = tag(1, 2) + uv(0) + tag(1000, 2) + uv(60_000) + b"j" * 60_000
 JUNK_PER_ANSWER = 63
 
 
