@@ -15,8 +15,29 @@ from dataclasses import dataclass
 from pathlib import Path
 
 BUNDLED = ("random", "greedy", "planner", "tracker")
+# The bundled Truco bots as programs: ``python -m bots.truco.basic --connect HOST:PORT``.
+# ``random`` (``bots.random``) plays every game.
+TRUCO_BUNDLED = ("random", "basic", "shrewd")
 
 HERE = Path(__file__).resolve().parent
+
+
+def bundled_module(spec: str, game: str = "truf") -> str | None:
+    """The module of the bundled Python bot ``spec`` for ``game`` (its program is
+    ``python -m MODULE``), or None. A Truco bot is named plainly in a Truco tournament
+    (``basic``) or anywhere as ``truco.basic``."""
+    if spec.startswith("truco.") and spec.removeprefix("truco.") in TRUCO_BUNDLED:
+        game, spec = "truco", spec.removeprefix("truco.")
+    if game == "truco":
+        if spec not in TRUCO_BUNDLED:
+            return None
+        return "bots.random" if spec == "random" else f"bots.truco.{spec}"
+    return f"bots.{spec}" if spec in BUNDLED else None
+
+
+def bundled_names(game: str = "truf") -> tuple[str, ...]:
+    """The bundled Python bots of ``game``, by the names ``bundled_module`` takes."""
+    return TRUCO_BUNDLED if game == "truco" else BUNDLED
 
 
 @dataclass(frozen=True)
