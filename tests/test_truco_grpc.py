@@ -6,7 +6,11 @@ another seat's unplayed card (ruling R14)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -17,7 +21,7 @@ from truco_rawbots import Caller, Cheater, Spy, truco_hello
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import BaseBot
 from arena.games import make_game
-from arena.referee.host import wait_for_entrants
+from arena.referee.host import bot_command, wait_for_entrants
 from arena.referee.table import play_remote_match
 from arena.tournament import MatchContext, MatchOutcome
 from arena.truco.actions import Action
@@ -28,6 +32,7 @@ from bots.random import Bot as Random
 from bots.truco.basic import Bot as Basic
 
 REASON = pb.AnswerRejected
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -229,3 +234,48 @@ def audit(view: Any, rec: dict[str, Any]) -> None:
             want = rec["plays"][i]["envido"]["shown"]
             assert [play.shown.seat, list(play.shown.cards)] == want, where
     assert set(view.cards) == set(view.dealt) - mine_played, where
+
+
+def test_the_bundled_truco_bots_run_as_programs_against_a_referee(
+    host: Callable[..., Hosted], tmp_path: Path
+) -> None:
+    assert bot_command("basic", "h:1", "t", "s", game="truco")[1:3] == ["-m", "bots.truco.basic"]
+    assert bot_command("truco.shrewd", "h:1", "t", "s")[1:3] == ["-m", "bots.truco.shrewd"]
+    assert bot_command("random", "h:1", "t", "s", game="truco")[1:3] == ["-m", "bots.random"]
+    assert bot_command("greedy", "h:1", "t", "s")[1:3] == ["-m", "bots.greedy"]
+    tokens = {"tok-b": "basic", "tok-s": "shrewd"}
+    h = host(tokens=tokens, game="truco")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    commands = [
+        bot_command("basic", h.address, "tok-b", "1", capacity=1, game="truco"),
+        # The SDK's own launcher, naming a bundled Truco bot for its game.
+        [sys.executable, "-m", "arena.sdk", "shrewd", "--game", "truco",
+         "--connect", h.address, "--token", "tok-s"],
+    ]  # fmt: skip
+    logs = [tmp_path / "basic.log", tmp_path / "shrewd.log"]
+    procs = []
+    for cmd, log in zip(commands, logs, strict=True):
+        with open(log, "wb") as f:
+            procs.append(subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env))
+    try:
+        outcome = play_truco(h, 2, "procs")
+        for p in procs:
+            assert p.wait(timeout=30) == 0
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    assert replay_match(outcome.deals) == len(outcome.deals)
+    assert all(not d["faults"] for d in outcome.deals)
+    names = h.call(lambda: [(e.bot_name, e.bot_version) for e in h.referee.entrants])
+    assert names == [("basic", Basic.version), ("shrewd", "1.0")]
+
+
+def test_the_sdk_launcher_refuses_an_unknown_bundled_bot_naming_the_games_bots() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "arena.sdk", "greedy", "--game", "truco", "--connect", "h:1"],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 1
+    assert "unknown truco bot 'greedy'; bundled bots: random, basic, shrewd" in proc.stderr
