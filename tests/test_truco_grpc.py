@@ -178,6 +178,8 @@ def test_a_bot_that_does_not_list_the_game_is_refused_at_hello(
         assert err.code() == grpc.StatusCode.FAILED_PRECONDITION, err.details()
         shown = ", ".join(games or ("truf",))
         assert err.details() == f"this referee plays truco; your Hello.games is [{shown}]"
+    err = refusal(truco.address, truco_hello("tok", "t", ("tr\nuco",)))
+    assert err.details() == "this referee plays truco; your Hello.games is ['tr\\nuco']"
     truf = host(tokens={"tok": "alice"})
     err = refusal(truf.address, truco_hello("tok", "t", ("truco",)))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION

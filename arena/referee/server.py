@@ -492,9 +492,10 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         check_hello_text("bot_version", hello.bot_version, required=False)
         games = list(hello.games) or ["truf"]  # arena.proto: empty means ["truf"]
         if self.game not in games:
-            shown = ", ".join(g[:NAME_LIMIT] for g in games[:8]) + (
-                ", ..." if len(games) > 8 else ""
-            )
+            # The bot's own strings, shown safely: a few, short, printable (else repr).
+            shown = ", ".join(
+                g[:NAME_LIMIT] if g.isprintable() else repr(g[:NAME_LIMIT]) for g in games[:8]
+            ) + (", ..." if len(games) > 8 else "")
             raise HelloError(
                 grpc.StatusCode.FAILED_PRECONDITION,
                 f"this referee plays {self.game}; your Hello.games is [{shown}]",
