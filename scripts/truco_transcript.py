@@ -20,19 +20,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import queue
-import re
 import sys
 import threading
 from pathlib import Path
 
 import grpc
-from google.protobuf import text_format
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from transcript import DEADLINE, replace_between  # noqa: E402
+from transcript import message_text, replace_between  # noqa: E402
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb  # noqa: E402
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc  # noqa: E402
@@ -144,10 +142,7 @@ def render(log: list[tuple[str, pb.PlayRequest | pb.PlayResponse]]) -> str:
         if i == first + 1 or (i > first and kind == "match_result" and "skipped" not in kinds):
             kinds.add("skipped")
             parts.append("# … the other hands of the match …\n")
-        body = text_format.MessageToString(msg, as_utf8=True, as_one_line=not full)
-        body = DEADLINE.sub("deadline { … }", body)
-        body = re.sub(r"deadline \{ seconds: \d+ nanos: \d+ \}", "deadline { … }", body)
-        body = re.sub(r'reconnect_token: "\w+"', 'reconnect_token: "…"', body)  # a fresh secret
+        body = message_text(msg, one_line=not full)
         parts.append(f"# {direction}\n{body}" + ("" if full else "\n"))
     return "\n".join(parts)
 
