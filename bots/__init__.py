@@ -15,9 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 BUNDLED = ("random", "greedy", "planner", "tracker")
-# The bundled Truco bots as programs: ``python -m bots.truco.basic --connect HOST:PORT``.
-# ``random`` (``bots.random``) plays every game.
-TRUCO_BUNDLED = ("random", "basic", "shrewd")
 
 HERE = Path(__file__).resolve().parent
 
@@ -25,7 +22,10 @@ HERE = Path(__file__).resolve().parent
 def bundled_module(spec: str, game: str = "truf") -> str | None:
     """The module of the bundled Python bot ``spec`` for ``game`` (its program is
     ``python -m MODULE``), or None. A Truco bot is named plainly in a Truco tournament
-    (``basic``) or anywhere as ``truco.basic``."""
+    (``basic``) or anywhere as ``truco.basic``: ``python -m bots.truco.basic``; ``random``
+    (``bots.random``) plays every game."""
+    from bots.truco import BUNDLED as TRUCO_BUNDLED
+
     if spec.startswith("truco.") and spec.removeprefix("truco.") in TRUCO_BUNDLED:
         game, spec = "truco", spec.removeprefix("truco.")
     if game == "truco":
@@ -37,6 +37,8 @@ def bundled_module(spec: str, game: str = "truf") -> str | None:
 
 def bundled_names(game: str = "truf") -> tuple[str, ...]:
     """The bundled Python bots of ``game``, by the names ``bundled_module`` takes."""
+    from bots.truco import BUNDLED as TRUCO_BUNDLED
+
     return TRUCO_BUNDLED if game == "truco" else BUNDLED
 
 
