@@ -35,6 +35,9 @@ class BaseBot:
 
     name = "bot"
     version = "0"
+    # The games it plays, sent in Hello.games over gRPC ("truf", "truco"): a referee
+    # refuses a bot that does not list its tournament's game.
+    games: tuple[str, ...] = ("truf",)
 
     def act(self, view: SeatView, legal: Sequence[Action]) -> Action | int:
         raise NotImplementedError

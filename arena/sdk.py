@@ -36,7 +36,7 @@ import grpc
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import Bot, call_hook, has_hook
 from arena.truf.view import SeatView
-from arena.wire import truf as truf_wire
+from arena.wire.codecs import BRANCHES
 from arena.wire.pbwire import lite_class
 
 PROTOCOL_VERSION = 1
@@ -60,7 +60,7 @@ def _log(message: str) -> None:
 
 # The stream as the SDK reads it: twins of the envelope and of the decision request
 # whose nested messages stay bytes (``lite_class``), so that a request is parsed once,
-# and its view only as far as the bot reads it (``truf_wire.WireView``).
+# and its view only as far as the bot reads it (Truf's ``WireView``).
 _ResponseLite = lite_class(pb.PlayResponse, "PlayResponseLite")
 RequestLite = lite_class(pb.DecisionRequest, "DecisionRequestLite")
 PLAY_METHOD = f"/{pb.DESCRIPTOR.services_by_name['ArenaService'].full_name}/Play"
@@ -78,16 +78,23 @@ def play_stream(channel: grpc.Channel) -> Any:
 
 def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
     """Ask the bot and build the answer message (by index when the action is in the list).
-    ``request``: a ``DecisionRequest``, generated or its twin with ``truf`` as bytes."""
-    truf = request.truf
-    view, legal = truf_wire.wire_decision(
-        truf if isinstance(truf, bytes) else truf.SerializeToString(),
-        match_id=request.match_id,
-        seat=request.seat,
-    )
+    ``request``: a ``DecisionRequest``, generated or its twin with the game's branch as
+    bytes; the branch (``truf``, ``truco``) picks the game's codec (``arena.wire.codecs``)."""
     msg = pb.PlayRequest()
     ans = msg.answer
     ans.request_id = request.request_id
+    branch = request.WhichOneof("game")
+    codec = BRANCHES.get(branch or "")
+    if codec is None:  # a game this SDK does not know: the referee plays the fallback
+        _log(f"request {request.request_id} is for a game this SDK does not play ({branch})")
+        ans.index = 0
+        return msg
+    data = getattr(request, branch)
+    view, legal = codec.wire_decision(
+        data if isinstance(data, bytes) else data.SerializeToString(),
+        match_id=request.match_id,
+        seat=request.seat,
+    )
     try:
         # A WireView has SeatView's fields, methods and equality (not its class).
         choice = bot.act(cast(SeatView, view), legal)
@@ -102,8 +109,8 @@ def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
         ans.index = list(legal).index(choice)
     except ValueError:
         try:
-            ans.truf.CopyFrom(truf_wire.action_to_proto(choice))  # the referee will say why
-        except (TypeError, ValueError, AttributeError) as exc:
+            codec.fill_answer(ans, choice)  # not in the list: the referee will say why
+        except (TypeError, ValueError, AttributeError, KeyError) as exc:
             # Not an action at all: sent without a choice, which the referee refuses
             # (unparseable, a strike) and explains; the seat stays alive.
             _log(f"act() returned {choice!r}, which is not an action ({exc})")
@@ -141,7 +148,7 @@ class Session:
         h.token = self.token
         h.reconnect_token = self.reconnect_token
         h.capacity = self.capacity
-        h.games.append("truf")
+        h.games.extend(bot_games(self.bot))
         yield hello
         while True:
             msg = self.outbox.get()
@@ -171,8 +178,9 @@ class Session:
                     elif kind == "deal_result":
                         if has_hook(self.bot, "deal_over"):
                             result = pb.DealResult.FromString(msg.deal_result)
-                            deal = truf_wire.deal_result_from_proto(result.truf)
-                            call_hook(self.bot, "deal_over", deal)
+                            game = BRANCHES.get(result.WhichOneof("game") or "")
+                            if game is not None:
+                                call_hook(self.bot, "deal_over", game.deal_result_from(result))
                     elif kind == "match_result":
                         if has_hook(self.bot, "match_over"):
                             res = pb.MatchResult.FromString(msg.match_result)
@@ -191,6 +199,13 @@ class Session:
             finally:
                 self.outbox.put(None)
         return False
+
+
+def bot_games(bot: object) -> list[str]:
+    """The games a bot plays (its ``games`` attribute, ``("truf",)`` by default): what
+    the SDK says in ``Hello.games``."""
+    games = getattr(bot, "games", ("truf",))
+    return [games] if isinstance(games, str) else [str(g) for g in games]
 
 
 def match_result_dict(res: pb.MatchResult) -> dict[str, Any]:
@@ -287,6 +302,10 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     parser.add_argument("--seed", default="0", help="seed for a bot that uses randomness")
     parser.add_argument("--capacity", type=int, default=1, help="tables to play at once")
     parser.add_argument("--tls-ca", metavar="CERT", help="connect with TLS, trusting this PEM")
+    if bot_class is None:
+        parser.add_argument(
+            "--game", default="truf", help="the game whose bundled bot BOT names (truf, truco)"
+        )
     args = parser.parse_args(argv)
     from arena.loading import BotLoadError, instantiate, load_class
 
@@ -295,14 +314,15 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
             args.bot if bot_class is None else str(getattr(bot_class, "name", bot_class.__name__))
         )
         if bot_class is None:
-            from bots import BUNDLED
+            from bots import bundled_module, bundled_names
 
-            if ":" not in spec and spec not in BUNDLED:
+            module = spec if ":" in spec else bundled_module(spec, args.game)
+            if module is None:
                 raise BotLoadError(
-                    f"unknown bot {spec!r}; bundled bots: {', '.join(BUNDLED)}, "
-                    "or give a Python class as module:Class"
+                    f"unknown {args.game} bot {spec!r}; bundled bots: "
+                    f"{', '.join(bundled_names(args.game))}, or give a Python class as module:Class"
                 )
-            bot_class = load_class(spec if ":" in spec else f"bots.{spec}:Bot")
+            bot_class = load_class(module if ":" in module else f"{module}:Bot")
         bot = instantiate(bot_class, args.seed, spec)
     except BotLoadError as exc:
         _log(f"error: {exc}")

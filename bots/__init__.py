@@ -19,6 +19,29 @@ BUNDLED = ("random", "greedy", "planner", "tracker")
 HERE = Path(__file__).resolve().parent
 
 
+def bundled_module(spec: str, game: str = "truf") -> str | None:
+    """The module of the bundled Python bot ``spec`` for ``game`` (its program is
+    ``python -m MODULE``), or None. A Truco bot is named plainly in a Truco tournament
+    (``basic``) or anywhere as ``truco.basic``: ``python -m bots.truco.basic``; ``random``
+    (``bots.random``) plays every game."""
+    from bots.truco import BUNDLED as TRUCO_BUNDLED
+
+    if spec.startswith("truco.") and spec.removeprefix("truco.") in TRUCO_BUNDLED:
+        game, spec = "truco", spec.removeprefix("truco.")
+    if game == "truco":
+        if spec not in TRUCO_BUNDLED:
+            return None
+        return "bots.random" if spec == "random" else f"bots.truco.{spec}"
+    return f"bots.{spec}" if spec in BUNDLED else None
+
+
+def bundled_names(game: str = "truf") -> tuple[str, ...]:
+    """The bundled Python bots of ``game``, by the names ``bundled_module`` takes."""
+    from bots.truco import BUNDLED as TRUCO_BUNDLED
+
+    return TRUCO_BUNDLED if game == "truco" else BUNDLED
+
+
 @dataclass(frozen=True)
 class ExternalBot:
     """A bundled bot written in another language: how to run it, and how to set it up."""

@@ -189,15 +189,21 @@ def _shown_in_full(log: list[tuple[str, object]]) -> set[int]:
     return full
 
 
+def message_text(msg: object, one_line: bool) -> str:
+    """``msg`` in protobuf text format, with what changes from run to run elided: the
+    deadline timestamp and the reconnect token (a fresh secret)."""
+    body = text_format.MessageToString(msg, as_utf8=True, as_one_line=one_line)  # type: ignore[arg-type]
+    body = DEADLINE.sub("deadline { … }", body)
+    body = re.sub(r"deadline \{ seconds: \d+ nanos: \d+ \}", "deadline { … }", body)
+    return re.sub(r'reconnect_token: "\w+"', 'reconnect_token: "…"', body)
+
+
 def render(log: list[tuple[str, object]]) -> str:
     full = _shown_in_full(log)
     parts = []
     for i, (direction, msg) in enumerate(log):
         one_line = i not in full
-        body = text_format.MessageToString(msg, as_utf8=True, as_one_line=one_line)  # type: ignore[arg-type]
-        body = DEADLINE.sub("deadline { … }", body)
-        body = re.sub(r"deadline \{ seconds: \d+ nanos: \d+ \}", "deadline { … }", body)
-        body = re.sub(r'reconnect_token: "\w+"', 'reconnect_token: "…"', body)  # a fresh secret
+        body = message_text(msg, one_line)
         parts.append(f"# {direction}\n{body}" + ("\n" if one_line else ""))
     return "\n".join(parts)
 

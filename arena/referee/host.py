@@ -73,10 +73,13 @@ def bot_command(
     seed: str,
     tls_ca: str | None = None,
     capacity: int = BOT_CAPACITY,
+    game: str = "truf",
 ) -> list[str]:
     """The command that runs one bot as its own program: a bundled bot in another language
-    (``bots.EXTERNAL``, e.g. ``js``), a ``module:Class``, or a bundled Python bot."""
-    from bots import EXTERNAL
+    (``bots.EXTERNAL``, e.g. ``js``), a ``module:Class``, or a bundled Python bot of
+    ``game`` (``bots.bundled_module``: in a Truco tournament ``basic`` is
+    ``bots.truco.basic``)."""
+    from bots import EXTERNAL, bundled_module
 
     args = ["--connect", address, "--token", token, "--seed", seed, "--capacity", str(capacity)]
     if tls_ca:  # the referee's own certificate is the root the bot trusts
@@ -85,7 +88,7 @@ def bot_command(
         return EXTERNAL[spec].command(args)
     if ":" in spec:
         return [sys.executable, "-m", "arena.sdk", spec, *args]
-    return [sys.executable, "-m", f"bots.{spec}", *args]
+    return [sys.executable, "-m", bundled_module(spec, game) or f"bots.{spec}", *args]
 
 
 def check_launchable(entrants: list[str]) -> None:
@@ -117,7 +120,8 @@ def launch_bots(
     for token, name in tokens.items():
         log = logdir / f"{name.replace('#', '-')}.log"
         # A seed of the bot's own, derived from the run secret: it tells the bot nothing of it.
-        cmd = bot_command(spec_of(name), address, token, bot_seed(plan.secret, name), tls_ca)
+        seed = bot_seed(plan.secret, name)
+        cmd = bot_command(spec_of(name), address, token, seed, tls_ca, game=plan.game.name)
         with open(log, "wb") as f:
             proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env)
         out.append(Launched(name, proc, log))
@@ -215,6 +219,7 @@ async def _host(
         grace=config.grace,
         strike_limit=config.strikes,
         tokens=tokens,
+        game=plan.game.name,
     )
     server, port = await start_server(referee, config.listen, config.tls())
     address = f"{host}:{port}"
@@ -294,6 +299,7 @@ async def _serve(
         strike_limit=config.strikes,
         tokens=tokens,
         open_seats=0 if tokens else count,
+        game=config.game,
     )
     server, port = await start_server(referee, config.listen, config.tls())
     console.print(

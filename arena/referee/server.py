@@ -32,7 +32,7 @@ from arena.faults import FaultKind
 from arena.referee.limits import MAX_MESSAGE_BYTES, Budget, Gate, Limits, server_options
 from arena.referee.table import BotFault
 from arena.tournament import MatchContext
-from arena.wire import truf as truf_wire
+from arena.wire.codecs import BRANCHES, GameCodec, codec_for
 from arena.wire.pbwire import LEN_TAG, len_field, str_field, uint_field, uv
 
 PROTOCOL_VERSION = 1
@@ -232,15 +232,17 @@ class Entrant:
         bank = self.banks.get(key, referee.time_bank) if referee.time_bank else 0.0
         timeout = base + bank
         # Built as bytes (see decision_request_bytes): the per-decision hot path.
+        codec = referee.codec
         msg = decision_request_bytes(
             rid,
             ctx.match_id,
-            view.deal,
+            codec.deal_of(view),
             seat,
             base,
             bank,
             time.time_ns(),
-            truf_wire.decision_bytes(view, legal),
+            codec.decision_bytes(view, legal),
+            codec.field,
         )
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
@@ -263,7 +265,7 @@ class Entrant:
 
     async def notify_deal(self, *, ctx: MatchContext, seat: int, record: dict[str, Any]) -> None:
         if self.conn is not None:
-            self.conn.send(_deal_result_bytes(ctx.match_id, record))
+            self.conn.send(_deal_result_bytes(ctx.match_id, record, self.referee.codec))
 
     async def notify_match(self, *, ctx: MatchContext, seat: int, result: dict[str, Any]) -> None:
         self.last_request.pop((ctx.match_id, seat), None)
@@ -319,9 +321,10 @@ def decision_request_bytes(
 ) -> bytes:
     """A serialized ``PlayResponse`` holding a ``DecisionRequest``, encoded directly:
     field numbers as in arena.proto (``game_field`` is the game's branch of the
-    ``game`` oneof: 20 for ``truf``). ``base``: the decision timeout, ``bank``: what is
-    left of the seat's time bank, in seconds; ``timeout_ms`` is their sum. Equal, once
-    parsed, to filling the generated message (tests/test_wire_truf.py checks it)."""
+    ``game`` oneof, ``GameCodec.field``: 20 for ``truf``). ``base``: the decision
+    timeout, ``bank``: what is left of the seat's time bank, in seconds; ``timeout_ms``
+    is their sum. Equal, once parsed, to filling the generated message
+    (tests/test_wire_truf.py checks it)."""
     base_ms, bank_ms = int(base * 1000), int(bank * 1000)
     timeout_ms = base_ms + bank_ms  # never more than the real budget: each rounds down
     key = (match_id, deal, seat, base_ms, bank_ms)
@@ -359,7 +362,7 @@ _secs_memo: list[Any] = [-1, b""]  # the last whole second's Timestamp.seconds f
 _last_deal: list[Any] = [None, b""]  # (record, bytes): every seat gets the same result
 
 
-def _deal_result_bytes(match_id: str, record: dict[str, Any]) -> bytes:
+def _deal_result_bytes(match_id: str, record: dict[str, Any], codec: GameCodec) -> bytes:
     """The serialized ``PlayResponse.deal_result`` of a deal, built once for all seats."""
     if _last_deal[0] is not record:
         msg = pb.PlayResponse()
@@ -367,7 +370,7 @@ def _deal_result_bytes(match_id: str, record: dict[str, Any]) -> bytes:
         res.table_id = match_id
         res.match_id = match_id
         res.deal = int(record["deal"])
-        truf_wire.fill_deal_result(res.truf, record)
+        codec.fill_deal_result(res, record)
         _last_deal[:] = [record, msg.SerializeToString()]
     data: bytes = _last_deal[1]
     return data
@@ -445,7 +448,10 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         strike_limit: int = 3,
         tokens: dict[str, str] | None = None,
         open_seats: int = 0,
+        game: str = "truf",
     ) -> None:
+        self.game = game  # the tournament's: a bot whose Hello.games lacks it is refused
+        self.codec = codec_for(game)
         self.decision_timeout = decision_timeout
         self.time_bank = time_bank  # seconds per seat per match, on top of each decision's
         self.grace = grace  # seconds a dropped bot has to come back before it forfeits
@@ -484,6 +490,16 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             )
         check_hello_text("bot_name", hello.bot_name, required=True)
         check_hello_text("bot_version", hello.bot_version, required=False)
+        games = list(hello.games) or ["truf"]  # arena.proto: empty means ["truf"]
+        if self.game not in games:
+            # The bot's own strings, shown safely: a few, short, printable (else repr).
+            shown = ", ".join(
+                g[:NAME_LIMIT] if g.isprintable() else repr(g[:NAME_LIMIT]) for g in games[:8]
+            ) + (", ..." if len(games) > 8 else "")
+            raise HelloError(
+                grpc.StatusCode.FAILED_PRECONDITION,
+                f"this referee plays {self.game}; your Hello.games is [{shown}]",
+            )
         entrant = self._returning(hello)
         if entrant is None and self.by_token:
             entrant = self.by_token.get(hello.token)
@@ -686,8 +702,12 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         try:
             if choice == "index":
                 pending.set_result(int(answer.index))
-            elif choice == "truf":
-                pending.set_result(truf_wire.action_from_proto(answer.truf))
+            elif choice == self.codec.branch:
+                pending.set_result(self.codec.action_from_answer(answer))
+            elif choice in BRANCHES:
+                raise ActionFormatError(
+                    f"the answer holds a {choice} action; this table plays {self.game}"
+                )
             else:
                 raise ActionFormatError("the answer holds neither an index nor an action")
         except ActionFormatError as exc:

@@ -1,7 +1,9 @@
 """The bundled Truco bots, weakest first: ``random`` (``bots.random``, which plays any
 game), ``basic`` (calls and answers by fixed thresholds on its own cards) and ``shrewd``
 (estimates its chances by sampling the cards it has not seen, and plays the card that
-rolls out best). Each plays 2, 4 and 6 seats, in-process.
+rolls out best). Each plays 2, 4 and 6 seats, in-process and over gRPC as a program:
+``python -m bots.truco.basic --connect HOST:PORT`` (``bots.bundled_module`` maps the
+names; a hosted Truco tournament launches them so).
 """
 
 from __future__ import annotations

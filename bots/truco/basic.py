@@ -22,6 +22,7 @@ from bots.truco.reading import greedy_card
 class Bot(BaseBot):
     name = "basic"
     version = "1.1"
+    games = ("truco",)
 
     def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:  # type: ignore[override]
         play = view.current
@@ -47,3 +48,9 @@ class Bot(BaseBot):
         if truco and (good >= 2 or (won and good >= 1)):
             return truco[0]
         return Play(greedy_card(view.seat, view.cards, play.trick))
+
+
+if __name__ == "__main__":
+    from arena.sdk import main
+
+    main(Bot)

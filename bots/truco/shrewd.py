@@ -20,6 +20,7 @@ SAMPLES = 30
 class Bot(BaseBot):
     name = "shrewd"
     version = "1.0"
+    games = ("truco",)
 
     def __init__(self, seed: int | str = 0, bluff: float = 0.1) -> None:
         self.seed = seed
@@ -91,3 +92,9 @@ def _caller(view: TrucoView, *, envido: bool) -> int | None:
 def _envido_refused(view: TrucoView) -> int:
     seq = [EnvidoCall(c) for c in view.current.envido_calls]
     return envido_refused(seq, falta_value(view.target, view.scores))
+
+
+if __name__ == "__main__":
+    from arena.sdk import main
+
+    main(Bot)

@@ -1,0 +1,138 @@
+"""The wire codec of each game, behind one interface: what the referee and the SDK
+use, so that neither knows any game in particular.
+
+A game's codec names its branch of the per-game ``oneof``s of arena.proto (the same
+name and field number in ``DecisionRequest.game``, ``Answer.choice`` and
+``DealResult.game``), encodes a seat's view and legal actions for a request, reads a
+bot's answer by value, and turns a deal's replay record into its ``DealResult`` branch
+and back. ``codec_for(game)`` finds it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+from arena._proto.truf.arena.v1 import arena_pb2 as pb
+from arena.wire import truco as truco_wire
+from arena.wire import truf as truf_wire
+
+
+class GameCodec(Protocol):
+    @property
+    def game(self) -> str:
+        """The game's name, as in ``Hello.games`` and ``arena.games.make_game``."""
+        ...
+
+    @property
+    def branch(self) -> str:
+        """The name of the game's branch in every per-game oneof."""
+        ...
+
+    @property
+    def field(self) -> int:
+        """That branch's field number (the same in every per-game oneof)."""
+        ...
+
+    def deal_of(self, view: Any) -> int:
+        """The 1-based deal (hand) a view is in: ``DecisionRequest.deal``."""
+        ...
+
+    def decision_bytes(self, view: Any, legal: Sequence[Any]) -> bytes:
+        """The serialized game decision message: the view and the legal actions."""
+        ...
+
+    def action_from_answer(self, answer: pb.Answer) -> Any:
+        """The engine action in ``answer``'s branch of this game; ``ActionFormatError``
+        (one line: what is wrong, and where) when it cannot be read."""
+        ...
+
+    def fill_answer(self, answer: pb.Answer, action: Any) -> None:
+        """Set ``answer``'s branch of this game to ``action`` (the SDK's answer by value)."""
+        ...
+
+    def wire_decision(self, data: bytes, *, match_id: str, seat: int) -> tuple[Any, Any]:
+        """The view and legal actions a bot gets from a serialized decision message."""
+        ...
+
+    def fill_deal_result(self, result: pb.DealResult, record: Mapping[str, Any]) -> None:
+        """Fill ``result``'s branch of this game from a deal's replay record."""
+        ...
+
+    def deal_result_from(self, result: pb.DealResult) -> dict[str, Any]:
+        """What a bot's ``deal_over`` hook gets from a ``DealResult``."""
+        ...
+
+
+class TrufCodec:
+    """Truf: the hand-built fast path of ``arena.wire.truf``, unchanged."""
+
+    game = branch = "truf"
+    field = 20
+
+    def deal_of(self, view: Any) -> int:
+        return int(view.deal)
+
+    # The per-decision hot path: the hand-built encoder itself, no wrapper call.
+    decision_bytes = staticmethod(truf_wire.decision_bytes)
+
+    def action_from_answer(self, answer: pb.Answer) -> Any:
+        return truf_wire.action_from_proto(answer.truf)
+
+    def fill_answer(self, answer: pb.Answer, action: Any) -> None:
+        answer.truf.CopyFrom(truf_wire.action_to_proto(action))
+
+    def wire_decision(self, data: bytes, *, match_id: str, seat: int) -> tuple[Any, Any]:
+        return truf_wire.wire_decision(data, match_id=match_id, seat=seat)
+
+    def fill_deal_result(self, result: pb.DealResult, record: Mapping[str, Any]) -> None:
+        truf_wire.fill_deal_result(result.truf, record)
+
+    def deal_result_from(self, result: pb.DealResult) -> dict[str, Any]:
+        return truf_wire.deal_result_from_proto(result.truf)
+
+
+class TrucoCodec:
+    """Truco: ``arena.wire.truco``, on the generated classes."""
+
+    game = branch = "truco"
+    field = 21
+
+    def deal_of(self, view: Any) -> int:
+        return int(view.hand_no)
+
+    def decision_bytes(self, view: Any, legal: Sequence[Any]) -> bytes:
+        return truco_wire.decision_bytes(view, legal)
+
+    def action_from_answer(self, answer: pb.Answer) -> Any:
+        return truco_wire.action_from_proto(answer.truco)
+
+    def fill_answer(self, answer: pb.Answer, action: Any) -> None:
+        truco_wire.fill_action(answer.truco, action)
+
+    def wire_decision(self, data: bytes, *, match_id: str, seat: int) -> tuple[Any, Any]:
+        view, legal = truco_wire.decision_from_bytes(data)
+        if (view.match_id, view.seat) != (match_id, seat):
+            raise ValueError(
+                f"the view is of match {view.match_id!r} seat {view.seat}, the request of "
+                f"match {match_id!r} seat {seat}"
+            )
+        return view, legal
+
+    def fill_deal_result(self, result: pb.DealResult, record: Mapping[str, Any]) -> None:
+        truco_wire.fill_hand_result(result.truco, record)
+
+    def deal_result_from(self, result: pb.DealResult) -> dict[str, Any]:
+        return truco_wire.hand_result_from_proto(result.truco, result.deal)
+
+
+CODECS: dict[str, GameCodec] = {codec.game: codec for codec in (TrufCodec(), TrucoCodec())}
+BRANCHES = {codec.branch: codec for codec in CODECS.values()}
+
+
+def codec_for(game: str) -> GameCodec:
+    """The codec of ``game`` ("truf", "truco"); ``ValueError`` naming the known ones."""
+    codec = CODECS.get(game)
+    if codec is None:
+        raise ValueError(f"no wire codec for game {game!r}; there are: {', '.join(CODECS)}")
+    return codec
