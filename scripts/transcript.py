@@ -101,7 +101,7 @@ class Recorder(threading.Thread):
 # can be made; a short deadline for the late answer, and strikes enough to play on.
 MISTAKES = ("a card during the bidding", "a card that does not follow suit",
             "an index outside the legal list", "a card code that does not exist",
-            "a request id that is not open", "an answer after the deadline")  # fmt: skip
+            "a request id it was never sent", "an answer after the deadline")  # fmt: skip
 REJECTIONS_TIMEOUT = 5.0  # seconds per decision, as in the transcript (a loaded machine is slow)
 LATE_BY = 0.5  # seconds past the deadline
 
@@ -133,7 +133,7 @@ class Mistaken(Recorder):
             msg.answer.index = 99
         elif mistake == "a card code that does not exist" and legal[0].HasField("play"):
             msg.answer.truf.play.card = "1D"
-        elif mistake == "a request id that is not open":
+        elif mistake == "a request id it was never sent":
             msg.answer.request_id = request.request_id + 1000
         elif mistake == "an answer after the deadline":
             time.sleep(REJECTIONS_TIMEOUT + LATE_BY)
