@@ -24,7 +24,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.faults import FaultKind
 from arena.referee.table import BotFault, refused, resolve
@@ -33,6 +33,11 @@ from arena.truf.actions import Action, ChooseMode, Declare, DeclareOp, Mode, Pla
 from arena.truf.errors import RuleError
 from arena.truf.rules import TrufRules, Variant
 from arena.truf.state import Phase, TrufMatch
+
+if TYPE_CHECKING:
+    import grpc
+
+    from arena.referee.server import Referee
 
 
 @dataclass
@@ -288,6 +293,7 @@ async def run_check(
     from arena.referee.host import wait_for_entrants
     from arena.referee.server import Referee, start_server
     from arena.run import split_listen
+    from arena.signals import uninterrupted
 
     cases = find_cases()
     host, _ = split_listen(listen)
@@ -296,6 +302,7 @@ async def run_check(
     say(f"arena check is listening on {host}:{port}: start your bot with --connect {host}:{port}")
     try:
         await wait_for_entrants(referee, 1, [], wait)
+        referee.start()
         (entrant,) = referee.entrants
         say(
             f"{entrant.bot_name} {entrant.bot_version} connected; "
@@ -305,5 +312,11 @@ async def run_check(
         await referee.goodbye("arena check is done")
         await referee.wait_all_gone(5.0)
         return report
-    finally:
-        await server.stop(1.0)
+    finally:  # stopped (Ctrl-C, SIGTERM): a bot still connected is told, not cut off
+        await uninterrupted(_stop(referee, server))
+
+
+async def _stop(referee: Referee, server: grpc.aio.Server) -> None:
+    await referee.goodbye("arena check was stopped")  # a no-op for a bot already told
+    await referee.wait_all_gone(5.0)
+    await server.stop(1.0)

@@ -1,30 +1,40 @@
 """``arena``: run tournaments, host external bots, run one bot, show leaderboards.
 
 Every command catches the errors a user can cause (a bad option, a broken deal
-file, a results directory that does not fit) and prints what and where, without a
-traceback, ending with exit code 1 (2 for option errors, as typer does).
+file, a results directory that does not fit, a bot module that does not load) and
+prints what and where in one line, without a traceback, ending with exit code 1;
+typer's own usage errors are given the same form (``_OneLineErrors``).
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import signal
+import math
 import sys
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from typer import Abort
+from typer._click.exceptions import ClickException, NoArgsIsHelpError
+from typer.core import TyperGroup
 
 from arena import __version__
-from arena.results import ResultsWriter, repair
+from arena.results import SECRET, TOURNAMENT, ResultsWriter, repair
 from arena.run import (
     ConfigError,
     RunConfig,
+    check_bot_names,
     check_fresh,
+    check_listen,
+    check_writable,
     default_results_dir,
+    entrant_names_for,
     finished_matches,
     issue_tokens,
     load_bots,
@@ -32,14 +42,56 @@ from arena.run import (
     load_tokens,
     make_plan,
     parse_bots,
+    run_secret,
+    save_secret,
+    saved_randomness,
     tournament_json,
     tune_gc,
     write_tokens,
 )
+from arena.signals import stop_on_sigterm
+
+USER_ERROR = 1  # every mistake of the user's: one line on stderr, this exit code
+INTERRUPTED = 130
+
+
+class _OneLineErrors(TyperGroup):
+    """Typer's own usage errors (a bad number, an unknown option) as the commands' own
+    errors are: one line on stderr, exit code 1; no usage box."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except NoArgsIsHelpError as exc:
+            sys.stdout.write(exc.format_message() + "\n")
+            sys.exit(0)
+        except ClickException as exc:
+            ctx = getattr(exc, "ctx", None)
+            hint = f" (see: {ctx.command_path} -h)" if ctx is not None else ""
+            err.print(f"[bold red]error:[/] {escape(exc.format_message())}{hint}", highlight=False)
+            sys.exit(USER_ERROR)
+        except Abort:
+            sys.exit(INTERRUPTED)
+        sys.exit(code or 0)
+
 
 app = typer.Typer(
     name="arena",
-    help="Truf Arena: a tournament engine and bot-vs-bot arena for Truf.",
+    cls=_OneLineErrors,
+    help="Truf Arena: a tournament engine and bot-vs-bot arena for Truf.\n\n"
+    "Exit codes: 0 done; 1 a mistake (a bad option, file or bot), said in one line on "
+    "stderr; 130 interrupted (Ctrl-C or SIGTERM).",
+    rich_markup_mode=None,  # plain help: no <bool> for flags, no boxes
     context_settings={"help_option_names": ["-h", "--help"]},
     no_args_is_help=True,
     add_completion=False,
@@ -70,7 +122,7 @@ class Format(StrEnum):
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    err.print(f"[bold red]error:[/] {escape(message)}", highlight=False)
     return typer.Exit(code)
 
 
@@ -85,22 +137,55 @@ def main_callback(
     version: Annotated[
         bool,
         typer.Option(
-            "--version", callback=version_callback, is_eager=True, help="Show the version."
+            "--version",
+            callback=version_callback,
+            is_eager=True,
+            metavar=FLAG,
+            help="Show the version.",
         ),
     ] = False,
 ) -> None:
     """Truf Arena."""
 
 
+def _finite(option: str, *, least: float = 0.0, positive: bool = False) -> Callable[[Any], Any]:
+    """A parse-time check for a float option: a finite number, not below ``least`` (or
+    above 0 with ``positive``), so ``nan`` or ``inf`` never reach a run."""
+
+    def check(value: float | None) -> float | None:
+        if value is None:
+            return value
+        if not math.isfinite(value):
+            raise typer.BadParameter(f"must be a finite number of seconds, got {value}")
+        if positive and value <= 0:
+            raise typer.BadParameter(f"must be more than 0, got {value:g}")
+        if value < least:
+            raise typer.BadParameter(f"must be {least:g} or more, got {value:g}")
+        return value
+
+    check.__name__ = f"check_{option}"
+    return check
+
+
+FLAG = ""  # metavar of an on/off flag: it takes no value
+
 RoundsOpt = Annotated[
     int,
-    typer.Option("--rounds", "-r", min=1, help="Rounds: every entrant plays one match per round."),
+    typer.Option(
+        "--rounds",
+        "-r",
+        min=1,
+        metavar="N",
+        help="Rounds. Each round seats every entrant at one match, except that when the "
+        "field is not a multiple of the table size the remainder sit out, in turn.",
+    ),
 ]
 BotsOpt = Annotated[
     list[str] | None,
     typer.Option(
         "--bots",
         "-b",
+        metavar="NAMES",
         help="Entrants, comma-separated: bundled bot names (random, greedy, planner, tracker) "
         "or module:Class. A repeated name gives separate entrants (random#1, random#2).",
     ),
@@ -108,41 +193,69 @@ BotsOpt = Annotated[
 VariantO = Annotated[VariantOpt, typer.Option("--variant", help="Rule variant (rulings C* or T*).")]
 ScoringO = Annotated[
     ScoringOpt | None,
-    typer.Option("--scoring", help="Classic scoring method (ruling C13).", show_default="1"),
+    typer.Option(
+        "--scoring",
+        help="Classic scoring method (ruling C13). [default: 1]",
+        show_default=False,
+    ),
 ]
 MultO = Annotated[
     int | None,
     typer.Option(
         "--multiplier",
         min=1,
-        help="Multiplier of scoring methods 3 and 2+3 (C13).",
-        show_default="2",
+        metavar="N",
+        help="Multiplier of scoring methods 3 and 2+3 (C13). [default: 2]",
+        show_default=False,
     ),
 ]
 DealsO = Annotated[
     int,
     typer.Option(
-        "--deals", min=0, help="Deals per match; 0 = the variant's default (13 classic, 6 target)."
+        "--deals",
+        min=0,
+        metavar="N",
+        help="Deals per match; 0 = the variant's default (13 classic, 6 target).",
     ),
 ]
 DealsFileO = Annotated[
     Path | None,
-    typer.Option("--deals-file", help="Play these deals (JSON Lines, see docs/results.md)."),
+    typer.Option(
+        "--deals-file", metavar="FILE", help="Play these deals (JSON Lines, see docs/results.md)."
+    ),
 ]
 SeedO = Annotated[
-    int, typer.Option("--seed", help="Seed for the schedule, the deals and the bots.")
+    int | None,
+    typer.Option(
+        "--seed",
+        metavar="N",
+        help="Derive the schedule, the deals and the bots' seeds from this number, to repeat "
+        "a run while developing bots. Bots that know the number can see every hand, so leave "
+        "it out for an event: without it every run deals from a fresh secret.",
+        show_default="a fresh secret",
+    ),
 ]
 ResultsO = Annotated[
     Path | None,
-    typer.Option("--results", help="Write the run's files directly into this directory."),
+    typer.Option(
+        "--results", metavar="DIR", help="Write the run's files directly into this directory."
+    ),
 ]
 TimeoutO = Annotated[
-    float, typer.Option("--decision-timeout", help="Seconds a bot has per decision.")
+    float,
+    typer.Option(
+        "--decision-timeout",
+        metavar="SECONDS",
+        callback=_finite("decision_timeout", positive=True),
+        help="Seconds a bot has per decision.",
+    ),
 ]
 TimeBankO = Annotated[
     float,
     typer.Option(
         "--time-bank",
+        metavar="SECONDS",
+        callback=_finite("time_bank"),
         help="Extra seconds per bot per match that slow decisions may draw on (0: none).",
     ),
 ]
@@ -157,15 +270,26 @@ GraceO = Annotated[
     float,
     typer.Option(
         "--grace",
+        metavar="SECONDS",
+        callback=_finite("grace"),
         help="Seconds a bot whose connection dropped has to come back; after that it "
         "forfeits its remaining matches (played on by the fallback).",
     ),
 ]
 StrikesO = Annotated[
-    int, typer.Option("--strikes", help="Faults in one match before a bot is disqualified from it.")
+    int,
+    typer.Option(
+        "--strikes",
+        min=1,
+        metavar="N",
+        help="Faults in one match before a bot is disqualified from it.",
+    ),
 ]
 ListenO = Annotated[
-    str, typer.Option("--listen", help="HOST:PORT for the referee (port 0: any free port).")
+    str,
+    typer.Option(
+        "--listen", metavar="HOST:PORT", help="Address of the referee (port 0: any free port)."
+    ),
 ]
 
 
@@ -176,7 +300,7 @@ def _common(
     multiplier: int | None,
     deals: int,
     deals_file: Path | None,
-    seed: int,
+    seed: int | None,
     listen: str,
     decision_timeout: float,
     time_bank: float,
@@ -219,6 +343,7 @@ def _common(
 
 @app.command()
 def tournament(
+    ctx: typer.Context,
     *,
     rounds: RoundsOpt = 100,
     bots: BotsOpt = None,
@@ -227,11 +352,15 @@ def tournament(
     multiplier: MultO = None,
     deals: DealsO = 0,
     deals_file: DealsFileO = None,
-    seed: SeedO = 0,
+    seed: SeedO = None,
     results: ResultsO = None,
     in_process: Annotated[
         bool,
-        typer.Option("--in-process", help="Play without a network: bots run inside this process."),
+        typer.Option(
+            "--in-process",
+            metavar=FLAG,
+            help="Play without a network: bots run inside this process.",
+        ),
     ] = False,
     listen: ListenO = "127.0.0.1:0",
     decision_timeout: TimeoutO = 1.0,
@@ -240,14 +369,16 @@ def tournament(
     tls_cert: TlsCertO = None,
     tls_key: TlsKeyO = None,
     strikes: StrikesO = 3,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar=FLAG, help="No live display.")
+    ] = False,
     resume: Annotated[
         Path | None,
         typer.Option(
             "--resume",
             metavar="DIR",
             help="Continue the stopped or crashed run in DIR, with the options it was "
-            "started with (saved in DIR/tournament.json); other options are ignored.",
+            "started with (saved in DIR/tournament.json); only --quiet may be added.",
         ),
     ] = None,
 ) -> None:
@@ -255,30 +386,83 @@ def tournament(
     directory = resume or results or default_results_dir()
     try:
         if resume is not None:
+            _refuse_with_resume(ctx)
             config = load_config(resume)
+            secret = run_secret(config, resume, resuming=True)
             dropped = repair(resume)
             note = f"; dropped {dropped} line(s) of unfinished matches" if dropped else ""
             done = len(finished_matches(resume))
-            err.print(f"resuming {resume}: {done} finished matches kept{note}", highlight=False)
+            err.print(f"resuming {resume}: {done} finished matches kept{note}", markup=False)
+            if config.external:
+                _resume_served(config, resume, secret, quiet=quiet)
+                return
         else:
             if in_process:
                 _refuse_network_options(
                     listen, decision_timeout, time_bank, grace, tls_cert, tls_key
                 )
+            specs = parse_bots(bots) if bots else RunConfig().bots
             config = RunConfig(
-                bots=parse_bots(bots) if bots else RunConfig().bots,
+                bots=specs,
+                names=entrant_names_for(specs),
                 transport="in-process" if in_process else "grpc",
                 **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                           decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
             )  # fmt: skip
             check_fresh(directory)
-        run_tournament(config, directory, quiet=quiet)
+            secret = run_secret(config, directory)
+        run_tournament(config, directory, secret=secret, fresh=resume is None, quiet=quiet)
     except KeyboardInterrupt:
         raise interrupted(directory) from None
     except (ValueError, RuntimeError) as exc:  # RuntimeError: HostError (a bot failed to start)
         raise fail(str(exc)) from None
     except OSError as exc:
         raise fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
+
+
+def _refuse_with_resume(ctx: typer.Context) -> None:
+    """A resumed run keeps the options it was started with (tournament.json): any other
+    option given with --resume is refused, not silently ignored (issue 13.9)."""
+    given = []
+    for param in ctx.command.params:
+        source = ctx.get_parameter_source(param.name or "")
+        if param.name not in ("resume", "quiet") and source and source.name == "COMMANDLINE":
+            given.append(max(param.opts, key=len))  # --rounds, not -r
+    if given:
+        raise ConfigError(
+            f"{', '.join(given)} cannot be changed when resuming: --resume DIR continues "
+            "with the options saved in DIR/tournament.json (only --quiet may be added)"
+        )
+
+
+def _resume_served(config: RunConfig, directory: Path, secret: str, *, quiet: bool) -> None:
+    """Continue an ``arena serve`` run: its bots are external, so wait for the same
+    entrants to connect again (with their tokens, if the run used tokens); never start
+    a bundled bot in their place (issue 13.11)."""
+    from arena.referee.host import serve_tournament
+
+    tokens = load_tokens(directory / config.tokens_file) if config.tokens_file else None
+    check_listen(config.listen)
+    tune_gc()
+    err.print(
+        f"waiting for this run's {len(config.bots)} entrants to connect again: "
+        f"{', '.join(config.bots)}",
+        highlight=False,
+    )
+    names = serve_tournament(
+        config, len(config.bots), directory, console=out, secret=secret, quiet=quiet,
+        tokens=tokens, resuming=True,
+    )  # fmt: skip
+    show_leaderboard(directory, names)
+
+
+def _seed_warning(config: RunConfig) -> None:
+    if config.seed is not None:
+        err.print(
+            f"[yellow]warning[/]: --seed {config.seed}: every deal follows from this number; "
+            "a bot that knows it can see every hand (use it to repeat runs, never in an event)",
+            highlight=False,
+        )
 
 
 def _refuse_network_options(
@@ -314,31 +498,44 @@ def _refuse_network_options(
 
 def interrupted(directory: Path) -> typer.Exit:
     """Ctrl-C or SIGTERM: every finished match is already on disk; say so."""
-    done = len(finished_matches(directory)) if directory.is_dir() else 0
+    if not (directory / TOURNAMENT).exists():  # stopped before the tournament started
+        err.print("[yellow]interrupted[/] before the tournament started: nothing to resume")
+        return typer.Exit(130)
+    done = len(finished_matches(directory))
     err.print(
-        f"[yellow]interrupted[/]: {done} finished matches are saved in {directory}/; "
-        f"continue with: arena tournament --resume {directory}"
+        f"[yellow]interrupted[/]: {done} finished matches are saved in {escape(str(directory))}/; "
+        f"continue with: arena tournament --resume {escape(str(directory))}"
     )
     return typer.Exit(130)
 
 
-def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
-    plan = make_plan(config)
-    bots: dict[str, Any] = load_bots(config) if config.transport == "in-process" else {}
-    if config.transport == "grpc":  # a bot that cannot start here: say so before any file
+def run_tournament(
+    config: RunConfig, directory: Path, *, secret: str, fresh: bool, quiet: bool
+) -> None:
+    """Play the run (``fresh``: a new one, else a resumed one) and show its leaderboard."""
+    plan = make_plan(config, secret=secret)
+    bots: dict[str, Any] = load_bots(config, secret) if config.transport == "in-process" else {}
+    if config.transport == "grpc":  # a bot or an address that cannot work: say so before any file
         from arena.referee.host import check_launchable
 
-        check_launchable(plan.entrants)
+        check_bot_names(config.bots)
+        check_launchable(list(config.bots))
+        check_listen(config.listen)
+    if fresh:
+        _seed_warning(config)
     done = finished_matches(directory)
     skip = frozenset(str(r["match"]) for r in done)
     tune_gc()
     with ResultsWriter(directory) as writer:
+        if fresh:
+            save_secret(config, directory, secret)
         writer.write_config(tournament_json(config, plan, bots))
         total = len(plan.tables())
+        dealt = "secret deals" if config.seed is None else f"seed {config.seed} (deals not secret)"
         out.print(
             f"[bold]Truf Arena[/] {plan.game.describe()['variant']} · "
             f"{len(plan.entrants)} entrants · {config.rounds} rounds · {total} matches · "
-            f"seed {config.seed} · results in {directory}",
+            f"{dealt} · results in {escape(str(directory))}",
             highlight=False,
         )
         from arena.live import LiveDisplay
@@ -346,6 +543,7 @@ def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
         display = LiveDisplay(out, total, plan.entrants, done=len(skip))
         display.ratings.rate_all(done)
         if config.transport == "in-process":
+            from arena.loading import BotErrorReport
             from arena.tournament import run_in_process
 
             with display if not quiet else _Null():
@@ -355,6 +553,7 @@ def run_tournament(config: RunConfig, directory: Path, *, quiet: bool) -> None:
                     writer,
                     skip=skip,
                     on_match=lambda p: display.update(p.outcome.record, p.decisions),
+                    on_bot_error=BotErrorReport(),
                 )
         else:
             from arena.referee.host import run_hosted_tournament
@@ -381,7 +580,7 @@ def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None
     write_csv(rows, directory / "leaderboard.csv")
     write_json(rows, directory / "leaderboard.json", {"matches": len(records)})
     out.print(leaderboard_table(rows, title=f"Leaderboard · {len(records)} matches"))
-    out.print(f"saved in {directory}/", highlight=False)
+    out.print(f"saved in {directory}/", markup=False, highlight=False)
 
 
 @app.command()
@@ -393,6 +592,7 @@ def serve(
             "--entrants",
             "-n",
             min=0,
+            metavar="N",
             help="Wait for this many bots, then run the tournament (with --tokens: one per token).",
         ),
     ] = 0,
@@ -408,6 +608,7 @@ def serve(
         bool,
         typer.Option(
             "--issue-tokens",
+            metavar=FLAG,
             help="Make a token per entrant (entrant1, ...), save them in the results "
             "directory's tokens.txt and admit only those.",
         ),
@@ -418,7 +619,7 @@ def serve(
     multiplier: MultO = None,
     deals: DealsO = 0,
     deals_file: DealsFileO = None,
-    seed: SeedO = 0,
+    seed: SeedO = None,
     results: ResultsO = None,
     listen: ListenO = "127.0.0.1:50051",
     decision_timeout: TimeoutO = 1.0,
@@ -427,26 +628,31 @@ def serve(
     tls_cert: TlsCertO = None,
     tls_key: TlsKeyO = None,
     strikes: StrikesO = 3,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No live display.")] = False,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", metavar=FLAG, help="No live display.")
+    ] = False,
 ) -> None:
     """Host a referee for external bots: wait for N to connect, then run the tournament."""
     from arena.referee.host import serve_tournament
 
+    directory = results or default_results_dir()
     try:
         config = RunConfig(
             bots=[],  # the bots that connect
             transport="grpc",
+            external=True,
             **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                       decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
         )  # fmt: skip
-        directory = results or default_results_dir()
         tokens = None
         if tokens_file is not None and issue:
             raise ValueError("give --tokens FILE or --issue-tokens, not both")
         if tokens_file is not None:
             tokens = load_tokens(tokens_file)
+            config.tokens_file = str(tokens_file.resolve())  # a resumed run reads it again
         elif issue:
             tokens = issue_tokens(entrants)
+            config.tokens_file = "tokens.txt"  # in the results directory, wherever it moves
         if tokens is not None:
             if entrants and entrants != len(tokens):
                 raise ValueError(f"--entrants {entrants}, but there are {len(tokens)} tokens")
@@ -457,16 +663,25 @@ def serve(
         names_now = (
             list(tokens.values()) if tokens else [f"entrant{i + 1}" for i in range(entrants)]
         )
-        make_plan(dataclasses.replace(config, bots=names_now), entrants_option="--entrants")
+        secret = run_secret(config, directory)
+        make_plan(
+            dataclasses.replace(config, bots=names_now), secret=secret, entrants_option="--entrants"
+        )
         check_fresh(directory)
+        check_writable(directory)
+        check_listen(config.listen)
+        _seed_warning(config)
         if issue and tokens:
             write_tokens(directory / "tokens.txt", tokens)
-            out.print(f"tokens for {entrants} entrants (also in {directory / 'tokens.txt'}):")
+            out.print(
+                f"tokens for {entrants} entrants (also in {directory / 'tokens.txt'}):",
+                markup=False,
+            )
             for token, name in tokens.items():
-                out.print(f"  {name} {token}", highlight=False)
+                out.print(f"  {name} {token}", markup=False, highlight=False)
         tune_gc()
         names = serve_tournament(
-            config, entrants, directory, console=out, quiet=quiet, tokens=tokens
+            config, entrants, directory, console=out, secret=secret, quiet=quiet, tokens=tokens
         )
     except KeyboardInterrupt:
         raise interrupted(directory) from None
@@ -482,16 +697,26 @@ def bot(
     name: Annotated[
         str,
         typer.Argument(
-            help="A bundled bot (random, greedy, planner, tracker, js) or module:Class."
+            metavar="BOT",
+            help="A bundled bot (random, greedy, planner, tracker, js) or module:Class.",
         ),
     ],
     *,
-    connect: Annotated[str, typer.Option("--connect", help="The referee's HOST:PORT.")],
+    connect: Annotated[
+        str, typer.Option("--connect", metavar="HOST:PORT", help="The referee's address.")
+    ],
     token: Annotated[
-        str, typer.Option("--token", help="Your entrant token, if the organiser gave one.")
+        str,
+        typer.Option(
+            "--token", metavar="TOKEN", help="Your entrant token, if the organiser gave one."
+        ),
     ] = "",
-    seed: Annotated[str, typer.Option("--seed", help="Seed for a bot that uses randomness.")] = "0",
-    capacity: Annotated[int, typer.Option("--capacity", min=1, help="Tables to play at once.")] = 1,
+    seed: Annotated[
+        str, typer.Option("--seed", metavar="SEED", help="Seed for a bot that uses randomness.")
+    ] = "0",
+    capacity: Annotated[
+        int, typer.Option("--capacity", min=1, metavar="N", help="Tables to play at once.")
+    ] = 1,
     tls_ca: Annotated[
         Path | None,
         typer.Option("--tls-ca", metavar="CERT", help="Connect with TLS, trusting this PEM."),
@@ -524,37 +749,47 @@ def bot(
 def check(
     *,
     listen: Annotated[
-        str, typer.Option("--listen", help="HOST:PORT to wait on for your bot.")
+        str,
+        typer.Option("--listen", metavar="HOST:PORT", help="Address to wait on for your bot."),
     ] = "127.0.0.1:50051",
     decision_timeout: TimeoutO = 1.0,
     wait: Annotated[
-        float, typer.Option("--wait", min=1, help="Seconds to wait for the bot to connect.")
+        float,
+        typer.Option(
+            "--wait",
+            metavar="SECONDS",
+            callback=_finite("wait", least=1),
+            help="Seconds to wait for the bot to connect.",
+        ),
     ] = 300.0,
 ) -> None:
     """Wait for one bot, play it through the rules' edge cases and report every problem."""
-    import asyncio
-
     from arena.check import run_check
+    from arena.signals import run_async
 
     try:
-        report = asyncio.run(
+        check_listen(listen)
+        report = run_async(
             run_check(
                 listen,
                 decision_timeout=decision_timeout,
                 wait=wait,
-                say=lambda text: out.print(text, highlight=False),
+                say=lambda text: out.print(text, markup=False, highlight=False),
             )
         )
     except KeyboardInterrupt:
+        err.print("[yellow]interrupted[/]: the check was stopped")
         raise typer.Exit(130) from None
     except (ValueError, RuntimeError, OSError) as exc:
         raise fail(str(exc)) from None
     for f in report.findings:
         if f.ok:
-            out.print(f"[green]✓[/] {f.case}: {f.text}", highlight=False, soft_wrap=True)
+            out.print(
+                f"[green]✓[/] {escape(f'{f.case}: {f.text}')}", highlight=False, soft_wrap=True
+            )
         else:
-            out.print(f"[red]✗[/] {f.case}: {f.text}", highlight=False, soft_wrap=True)
-            out.print(f"    {f.request}", highlight=False, soft_wrap=True)
+            out.print(f"[red]✗[/] {escape(f'{f.case}: {f.text}')}", highlight=False, soft_wrap=True)
+            out.print(f"    {f.request}", markup=False, highlight=False, soft_wrap=True)
     failed = len(report.failed)
     total = len(report.findings)
     if failed:
@@ -565,9 +800,16 @@ def check(
 
 @app.command()
 def leaderboard(
-    directory: Annotated[Path, typer.Argument(help="A results directory (results/<run>/).")],
+    directory: Annotated[
+        Path, typer.Argument(metavar="DIR", help="A results directory (results/<run>/).")
+    ],
     *,
-    format: Annotated[Format, typer.Option("--format", "-f", help="Output format.")] = Format.table,
+    format: Annotated[
+        Format,
+        typer.Option(
+            "--format", "-f", metavar="FORMAT", help="Output format: table, csv, json or markdown."
+        ),
+    ] = Format.table,
 ) -> None:
     """Re-render a saved leaderboard from a results directory."""
     from arena.console import leaderboard_table
@@ -600,38 +842,50 @@ def leaderboard(
 
 @app.command()
 def verify(
-    directory: Annotated[Path, typer.Argument(help="A results directory to audit.")],
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="A results directory to audit.")],
 ) -> None:
-    """Replay every logged deal through the engine and check each result against the rulings."""
-    from arena.results import REPLAYS, read_jsonl
-    from arena.truf.replay import ReplayMismatch, group_by_match, replay_match
+    """Replay every logged deal through the engine and check each result against the rulings;
+    where the run's secret (or --seed) is known, check that it deals the logged hands."""
+    from arena.results import REPLAYS, read_jsonl_numbered
+    from arena.seeding import match_key
+    from arena.truf.replay import ReplayMismatch, check_dealt, group_by_match, replay_log
 
     try:
         if not directory.is_dir():
-            raise ValueError("not a directory")
-        records = read_jsonl(directory / REPLAYS)
-        if not records:
-            raise ValueError(f"no replays to check ({REPLAYS} is missing or empty)")
-        deals = 0
-        for recs in group_by_match(records).values():
-            deals += replay_match(recs)
+            raise ValueError(f"{directory} is not a directory")
+        path = directory / REPLAYS
+        lines = read_jsonl_numbered(path)
+        if not lines:
+            raise ValueError(f"no replays to check in {directory} ({REPLAYS} is missing or empty)")
+        deals, matches = replay_log(lines, str(path))
+        secret = _known_secret(directory)
+        dealt = 0
+        if secret is not None:
+            for match_id, recs in group_by_match(rec for _, rec in lines).items():
+                dealt += check_dealt(recs, match_key(secret, match_id))
     except ReplayMismatch as exc:
         raise fail(f"replay mismatch: {exc}") from None
-    except (ValueError, KeyError) as exc:
-        raise fail(f"{directory}: {exc}") from None
-    out.print(
-        f"[green]ok[/]: {deals} deals in {len(group_by_match(records))} matches replay exactly"
-    )
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    out.print(f"[green]ok[/]: {deals} deals in {matches} matches replay exactly")
+    if secret is not None:
+        out.print(f"[green]ok[/]: {dealt} dealt deals are the ones the run's secret deals")
+    else:
+        out.print("the run's secret is not in this directory: the deals were not re-dealt")
 
 
-def _terminate(signum: int, frame: object) -> None:
-    # SIGTERM stops a run as Ctrl-C does (bots stopped, files closed): re-raised as SIGINT,
-    # so that inside asyncio.run the runner cancels the main task cleanly.
-    signal.raise_signal(signal.SIGINT)
+def _known_secret(directory: Path) -> str | None:
+    """The run's secret, if this directory can tell it (its secret file, or --seed)."""
+    if saved_randomness(directory) is None:  # no tournament.json, or from an older arena
+        return None
+    config = load_config(directory)
+    if config.seed is None and not (directory / SECRET).exists():
+        return None
+    return run_secret(config, directory, resuming=True)
 
 
 def main() -> None:
-    signal.signal(signal.SIGTERM, _terminate)
+    stop_on_sigterm()  # as Ctrl-C, even where SIGINT is ignored (arena.signals)
     app()
 
 

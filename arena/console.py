@@ -1,10 +1,16 @@
-"""Rich renderings for the CLI. The engine, ratings and leaderboard never import rich."""
+"""Rich renderings for the CLI. The engine, ratings and leaderboard never import rich.
+
+Everything a bot chose (its name, its version) is shown as plain ``Text``, never read as
+markup: a bot named ``[/]`` or ``[bold red]x`` is shown as it is, styles nothing and
+crashes nothing (issue 12.2).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from rich.console import JustifyMethod
+from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -28,27 +34,112 @@ _COLUMNS: tuple[tuple[str, str, JustifyMethod], ...] = (
     ("forfeits", "forfeits", "right"),
     ("disqualified", "DQ", "right"),
 )
-_FAULT_COLUMNS = frozenset({"timeouts", "illegal", "disconnects", "forfeits", "disqualified"})
+_FAULT_COLUMNS = ("timeouts", "illegal", "disconnects", "forfeits", "disqualified")
+_FAULTS = "faults"  # the fault columns folded into one, "t/i/d/f/DQ", when space is short
+_FAULTS_HEADER = "faults"
+# What a narrower terminal keeps, most important first; the rest are left out (they are
+# always in leaderboard.csv, leaderboard.json and --format markdown).
+_PRIORITY = (
+    "rank",
+    "bot",
+    "conservative",
+    "matches",
+    _FAULTS,
+    "wins",
+    "mu",
+    "sigma",
+    "avg_placement",
+    "avg_score_per_deal",
+    "exact_rate",
+)
+_CAPTION = "sorted by μ−3σ (TrueSkill)"
 
 
-def leaderboard_table(rows: Sequence[LeaderboardRow], title: str = "Leaderboard") -> Table:
-    """The leaderboard as a rich table: sorted as given, faults highlighted when non-zero."""
-    table = Table(title=title, caption="sorted by μ−3σ (TrueSkill)", header_style="bold")
-    for column, header, justify in _COLUMNS:
-        table.add_column(
-            header,
-            justify=justify,
-            style="bold" if column == "conservative" else None,
-            no_wrap=column != "bot",
-        )
-    for row in rows:
-        cells: list[Text | str] = []
-        for column, _, _ in _COLUMNS:
-            value = getattr(row, column)
-            text = format_cell(column, value)
-            if column in _FAULT_COLUMNS:
-                cells.append(Text(text, style="red" if value else "dim"))
-            else:
-                cells.append(text)
-        table.add_row(*cells, style="green" if row.rank == 1 and row.matches else None)
-    return table
+def plain(text: object) -> Text:
+    """``text`` as rich shows it literally: never parsed as markup or highlighted."""
+    return Text(str(text))
+
+
+def _cell_width(text: str) -> int:
+    return Text(text).cell_len
+
+
+@dataclass(frozen=True)
+class LeaderboardTable:
+    """The leaderboard as a rich renderable that fits the width it is given: every
+    column when there is room; in a narrower terminal the fault columns fold into one
+    and the least important columns are left out, so names and numbers are never cut."""
+
+    rows: Sequence[LeaderboardRow]
+    title: str = "Leaderboard"
+
+    def _cells(self, row: LeaderboardRow, column: str) -> str:
+        if column == _FAULTS:
+            return "/".join(str(getattr(row, c)) for c in _FAULT_COLUMNS)
+        return format_cell(column, getattr(row, column))
+
+    def _width(self, column: str, header: str) -> int:
+        return max([_cell_width(header), *(_cell_width(self._cells(r, column)) for r in self.rows)])
+
+    def columns_for(self, width: int) -> list[str]:
+        """The columns shown at ``width`` cells, in display order."""
+        headers = {c: h for c, h, _ in _COLUMNS} | {_FAULTS: _FAULTS_HEADER}
+        every = [c for c, _, _ in _COLUMNS]
+        if self._total(every, headers) <= width:
+            return every
+        chosen: list[str] = []
+        for column in _PRIORITY:
+            if self._total([*chosen, column], headers) <= width or len(chosen) < 2:
+                chosen.append(column)  # rank and bot always, whatever the width
+        order = [c for c, _, _ in _COLUMNS]
+        return sorted(chosen, key=lambda c: order.index(c) if c in order else len(order))
+
+    def _total(self, columns: Sequence[str], headers: dict[str, str]) -> int:
+        # Each column: its widest cell plus one space each side, plus a rule between
+        # (and around) the columns.
+        return sum(self._width(c, headers[c]) + 3 for c in columns) + 1
+
+    def build(self, width: int) -> Table:
+        columns = self.columns_for(width)
+        shown = set(columns)
+        caption = _CAPTION
+        if _FAULTS in shown:
+            caption += " · faults: timeouts/illegal/disconnected/forfeits/DQ"
+        folded = _FAULT_COLUMNS if _FAULTS in shown else ()
+        if any(c not in shown and c not in folded for c, _, _ in _COLUMNS):
+            caption += " · more columns in a wider terminal, or --format markdown"
+        table = Table(title=plain(self.title), caption=plain(caption), header_style="bold")
+        justify = {c: j for c, _, j in _COLUMNS} | {_FAULTS: "right"}
+        headers = {c: h for c, h, _ in _COLUMNS} | {_FAULTS: _FAULTS_HEADER}
+        for column in columns:
+            table.add_column(
+                plain(headers[column]),
+                justify=justify[column],
+                style="bold" if column == "conservative" else None,
+                no_wrap=column != "bot",
+                overflow="fold",  # a name wider than the terminal breaks, never loses letters
+                min_width=self._width(column, headers[column]) if column == "bot" else None,
+            )
+        for row in self.rows:
+            cells: list[Text] = []
+            for column in columns:
+                text = self._cells(row, column)
+                if column in _FAULT_COLUMNS or column == _FAULTS:
+                    faulty = any(getattr(row, c) for c in _FAULT_COLUMNS)
+                    value = faulty if column == _FAULTS else getattr(row, column)
+                    cells.append(Text(text, style="red" if value else "dim"))
+                else:
+                    cells.append(plain(text))
+            table.add_row(*cells, style="green" if row.rank == 1 and row.matches else None)
+        return table
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.build(options.max_width)
+
+
+def leaderboard_table(
+    rows: Sequence[LeaderboardRow], title: str = "Leaderboard"
+) -> LeaderboardTable:
+    """The leaderboard as a rich renderable: sorted as given, faults highlighted when
+    non-zero, as many columns as the console's width holds."""
+    return LeaderboardTable(rows, title)

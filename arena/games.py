@@ -11,6 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arena.truco.game import TrucoGame
+from arena.truco.rules import TrucoRules
 from arena.truf.replay import public_deal
 from arena.truf.rules import TrufRules
 from arena.truf.state import DealSpec, TrufMatch
@@ -102,9 +104,24 @@ class TrufGame:
         return {"deals": len(records), "exact": exact}
 
 
+GAMES = ("truf", "truco")
+
+
 def make_game(
-    name: str = "truf", *, rules: TrufRules | None = None, deals: Sequence[DealSpec] = ()
+    name: str = "truf",
+    *,
+    rules: TrufRules | TrucoRules | None = None,
+    deals: Sequence[DealSpec] = (),
 ) -> Game:
+    """The game ``name`` under ``rules`` (that game's rules class, or its defaults)."""
+    if name == "truco":
+        if deals:
+            raise ValueError("deal files are Truf's; Truco deals from the match seed")
+        if rules is not None and not isinstance(rules, TrucoRules):
+            raise ValueError(f"Truco takes TrucoRules, not {type(rules).__name__}")
+        return TrucoGame(rules or TrucoRules())
     if name != "truf":
-        raise ValueError(f"unknown game {name!r}; this arena plays: truf")
+        raise ValueError(f"unknown game {name!r}; this arena plays: {', '.join(GAMES)}")
+    if rules is not None and not isinstance(rules, TrufRules):
+        raise ValueError(f"Truf takes TrufRules, not {type(rules).__name__}")
     return TrufGame(rules or TrufRules(), tuple(deals))

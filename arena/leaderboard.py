@@ -13,7 +13,7 @@ import csv
 import io
 import json
 import os
-import tempfile
+import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,11 +146,14 @@ def load_matches(path: str | Path) -> list[dict[str, Any]]:
     match id seen twice, raises ``ResultsError`` naming the file and line."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise ResultsError(f"{path}: no such file") from None
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ResultsError(f"{path}: not UTF-8 text ({exc.reason})") from None
+        where = data.count(b"\n", 0, exc.start) + 1
+        raise ResultsError(f"{path} line {where}: not UTF-8 text ({exc.reason})") from None
     lines = text.split("\n")
     out: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
@@ -285,7 +288,10 @@ def _ratio(num: float, den: int) -> float | None:
 def _write_atomic(path: Path, text: str) -> None:
     """Write via a temporary file in the same directory, then rename over ``path``:
     a reader never sees half a file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    # Not mkstemp: its files are owner-only (0600); this one gets the mode every other
+    # results file gets (0666 less the umask: 0644 usually). Only secrets are 0600.
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)

@@ -12,13 +12,37 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
 from rich.table import Table
+from rich.text import Text
 
+from arena.console import plain
 from arena.ratings import Ratings
+
+ETA_AFTER_MATCHES = 3  # matches this run must finish before the ETA means anything
+ETA_AFTER_SECONDS = 5.0
+
+
+class EtaColumn(ProgressColumn):
+    """Time left, from this run's average pace since it started (matches finished so far,
+    a resumed run's earlier ones excluded), shown only once a few matches have finished:
+    concurrent tables finish in bursts, so early rates are far off."""
+
+    def render(self, task: Task) -> Text:
+        done = task.completed - task.fields.get("resumed", 0)
+        elapsed = task.elapsed or 0.0
+        if task.total is not None and task.completed >= task.total:
+            return Text("ETA 0:00:00", style="progress.remaining")
+        if task.total is None or done < ETA_AFTER_MATCHES or elapsed < ETA_AFTER_SECONDS:
+            return Text("ETA -:--:--", style="progress.remaining")
+        left = max(task.total - task.completed, 0) * elapsed / done
+        minutes, seconds = divmod(int(left + 0.5), 60)
+        hours, minutes = divmod(minutes, 60)
+        return Text(f"ETA {hours}:{minutes:02d}:{seconds:02d}", style="progress.remaining")
 
 
 class LiveDisplay:
@@ -42,11 +66,12 @@ class LiveDisplay:
             MofNCompleteColumn(),
             TextColumn("{task.fields[rate]}"),
             TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
+            EtaColumn(),
             console=console,
         )
-        self.task = self.progress.add_task("matches", total=total, completed=done, rate="")
+        self.task = self.progress.add_task(
+            "matches", total=total, completed=done, rate="", resumed=done
+        )
         self._start = time.perf_counter()
         self._decisions = 0
         self._live = Live(self._render(), console=console, refresh_per_second=4, transient=False)
@@ -54,13 +79,13 @@ class LiveDisplay:
     def _render(self) -> Group:
         table = Table(title="standings (μ − 3σ)", box=None, pad_edge=False, show_header=True)
         table.add_column("#", justify="right")
-        table.add_column("bot")
+        table.add_column("bot", overflow="fold")
         table.add_column("μ − 3σ", justify="right")
         table.add_column("μ", justify="right")
         ranked = sorted(self.entrants, key=lambda e: -self.ratings.expose(e))
         for i, name in enumerate(ranked[:8], start=1):
             r = self.ratings.rating(name)
-            table.add_row(str(i), name, f"{self.ratings.expose(name):.2f}", f"{r.mu:.2f}")
+            table.add_row(str(i), plain(name), f"{self.ratings.expose(name):.2f}", f"{r.mu:.2f}")
         return Group(self.progress, table)
 
     def update(self, record: dict[str, object], decisions: int) -> None:

@@ -117,13 +117,24 @@ class Ratings:
         Ratings depend on the order matches are rated in: give records sorted by
         (round, table), or use ``rate_all``.
         """
+        where = f"match {record.get('match')!r}"
+        missing = [key for key in ("seats", "teams", "ranks") if key not in record]
+        if missing:
+            raise RatingError(f"{where}: the record has no {', '.join(missing)}")
         seats: Sequence[str] = record["seats"]
         teams: Sequence[Sequence[int]] = record["teams"]
-        where = f"match {record.get('match')!r}"
         if len(set(seats)) != len(seats):
             raise RatingError(f"{where}: an entrant holds two seats: {list(seats)}")
+        for key in ("ranks", "disqualified", "forfeit"):
+            per_seat = record.get(key)
+            if per_seat is not None and len(per_seat) != len(seats):
+                raise RatingError(
+                    f"{where}: {key} has {len(per_seat)} entries for {len(seats)} seats"
+                )
         if sorted(s for team in teams for s in team) != list(range(len(seats))):
             raise RatingError(f"{where}: teams {teams} do not split seats 0..{len(seats) - 1}")
+        if any(not team for team in teams):
+            raise RatingError(f"{where}: teams {teams} include an empty team")
         if len(teams) < 2:
             raise RatingError(f"{where}: a match needs two teams to be rated")
         groups = [{seats[s]: self._current(seats[s]) for s in team} for team in teams]

@@ -19,6 +19,7 @@ from typing import IO, Any
 REPLAYS = "replays.jsonl"
 MATCHES = "matches.jsonl"
 TOURNAMENT = "tournament.json"
+SECRET = "secret"  # a secret run's key to its deals, mode 0600 (docs/results.md)
 
 
 class ResultsDirError(ValueError):
@@ -52,19 +53,40 @@ def repair(directory: Path) -> int:
     """Make a results directory that a crash interrupted ready to be appended to again:
     cut a torn last line off both files, and drop the deal lines of a match whose match
     line never made it (a crash between the two writes): that match is played again.
-    Returns how many lines were dropped. A bad line anywhere else is an error."""
+    Returns how many lines were dropped. A bad line anywhere else is an error, and so is
+    a finished match whose deal lines are not all there: resuming would lose its replays."""
+    from arena.leaderboard import load_matches
+
     dropped = _cut_torn_tail(directory / MATCHES) + _cut_torn_tail(directory / REPLAYS)
-    finished = {str(r["match"]) for r in read_jsonl(directory / MATCHES)}
+    matches_path = directory / MATCHES
+    records = load_matches(matches_path) if matches_path.exists() else []
+    finished = {str(r["match"]): r for r in records}
     path = directory / REPLAYS
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True) if path.exists() else []
+    lines = [line + "\n" for _, line in _lines(path)] if path.exists() else []
     keep = []
+    deals: dict[str, set[int]] = {}
     for number, line in enumerate(lines, start=1):
         try:
-            match = str(json.loads(line)["match"])
+            deal = json.loads(line)
+            match, number_in_match = str(deal["match"]), deal["deal"]
+            if type(number_in_match) is not int:
+                raise TypeError(number_in_match)
         except (json.JSONDecodeError, KeyError, TypeError):
-            raise ResultsDirError(f"{path} line {number}: not a deal line") from None
+            raise ResultsDirError(
+                f"{path} line {number}: not a deal line (a JSON object with 'match' and 'deal')"
+            ) from None
         if match in finished:
             keep.append(line)
+            deals.setdefault(match, set()).add(number_in_match)
+    for match, record in finished.items():
+        want = set(range(1, record["deals"] + 1))
+        if not want <= deals.get(match, set()):  # extra lines are for `arena verify` to judge
+            have = len(deals.get(match, set()) & want)
+            raise ResultsDirError(
+                f"{path}: match {match} finished (it is in {MATCHES}) but only {have} of its "
+                f"{record['deals']} deal lines are here; resuming would lose its replays: "
+                "restore the file, or start a new run"
+            )
     if len(keep) != len(lines):
         tmp = path.with_name(path.name + ".tmp")
         tmp.write_text("".join(keep), encoding="utf-8")
@@ -114,20 +136,48 @@ class ResultsWriter:
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """Read a JSON Lines results file; a torn last line (a crash mid-write) is ignored,
     any other bad line is an error naming the file and line."""
-    out: list[dict[str, Any]] = []
+    return [obj for _, obj in read_jsonl_numbered(path)]
+
+
+def _lines(path: Path) -> list[tuple[int, str]]:
+    """The lines of a text file with their numbers (from 1), each decoded on its own so
+    that bytes which are not UTF-8 are an error naming the file and line. A last line
+    without its newline (torn by a crash) comes with number -1."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ResultsDirError(f"cannot read {path}: {exc.strerror or exc}") from None
+    raw = data.split(b"\n")
+    out = []
+    for number, chunk in enumerate(raw, start=1):
+        if number == len(raw) and not chunk:
+            break  # the file ended with a newline
+        try:
+            line = chunk.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ResultsDirError(
+                f"{path} line {number}: not UTF-8 text (byte {exc.start + 1}: {exc.reason})"
+            ) from None
+        out.append((-1 if number == len(raw) else number, line))
+    return out
+
+
+def read_jsonl_numbered(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """``read_jsonl`` with each object's line number."""
+    out: list[tuple[int, dict[str, Any]]] = []
     if not path.exists():
         return out
-    lines = path.read_text(encoding="utf-8").split("\n")
-    for number, line in enumerate(lines, start=1):
+    for number, line in _lines(path):
         if not line.strip():
             continue
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            if number == len(lines):  # no newline after it: torn by a crash
+            if number == -1:  # no newline after it: torn by a crash
                 break
             raise ResultsDirError(f"{path} line {number}: not valid JSON ({exc.msg})") from None
         if not isinstance(obj, dict):
-            raise ResultsDirError(f"{path} line {number}: expected a JSON object")
-        out.append(obj)
+            where = f"line {number}" if number > 0 else "its last line"
+            raise ResultsDirError(f"{path} {where}: expected a JSON object")
+        out.append((number, obj))
     return out

@@ -9,12 +9,19 @@ from __future__ import annotations
 
 import gc
 import importlib
+import importlib.machinery
 import importlib.metadata
 import json
+import math
 import os
 import platform
 import secrets
+import socket
+import sys
+import tempfile
 import time
+import types
+import typing
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -23,7 +30,9 @@ from typing import Any
 from arena import __version__
 from arena.bot import Bot
 from arena.games import make_game
-from arena.results import MATCHES, TOURNAMENT, ResultsDirError, read_jsonl
+from arena.loading import instantiate, load_class
+from arena.results import MATCHES, SECRET, TOURNAMENT, ResultsDirError, read_jsonl
+from arena.seeding import bot_seed, new_secret, seeded_secret
 from arena.tournament import TournamentPlan, entrant_names
 from arena.truf.dealsfile import load_deals
 from arena.truf.rules import TrufRules
@@ -46,7 +55,7 @@ class RunConfig:
     multiplier: int = 2
     deals: int = 0  # 0: the variant's default
     deals_file: str | None = None
-    seed: int = 0
+    seed: int | None = None  # None: secret deals (a fresh run secret); an int: --seed
     transport: str = "grpc"  # or "in-process"
     listen: str = "127.0.0.1:0"
     decision_timeout: float = 1.0
@@ -55,6 +64,12 @@ class RunConfig:
     tls_cert: str | None = None  # PEM certificate chain: serve over TLS
     tls_key: str | None = None  # and its private key
     strikes: int = 3
+    external: bool = False  # arena serve: the bots connect on their own (none is started)
+    # arena serve --tokens FILE (absolute) / --issue-tokens (relative to the results directory)
+    tokens_file: str | None = None
+    # The entrants' names, in the order of ``bots``, fixed when the run starts (each
+    # bot's own name: ``entrant_names_for``); None: the names are ``bots`` made unique.
+    names: list[str] | None = None
 
     def rules(self) -> TrufRules:
         return TrufRules(
@@ -65,7 +80,11 @@ class RunConfig:
         )
 
     def entrants(self) -> list[str]:
-        return entrant_names(self.bots)
+        return list(self.names) if self.names else entrant_names(self.bots)
+
+    def spec_of(self, entrant: str) -> str:
+        """The bot (a bundled name or ``module:Class``) that plays as ``entrant``."""
+        return dict(zip(self.entrants(), self.bots, strict=True))[entrant]
 
     def tls(self) -> tuple[bytes, bytes] | None:
         """The referee's (certificate, key), PEM, or None for plain HTTP/2."""
@@ -83,8 +102,38 @@ class RunConfig:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RunConfig:
+        """The configuration saved in ``tournament.json``; a ConfigError names a field
+        whose value has the wrong type."""
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        hints = typing.get_type_hints(cls)
+        for name, value in known.items():
+            if not _has_type(value, hints[name]):
+                raise ConfigError(f"config field {name!r} has the wrong type: {value!r}")
         return cls(**known)
+
+
+def _has_type(value: object, hint: Any) -> bool:
+    """Whether a JSON value fits a RunConfig field's type (int, float, str, bool, None,
+    list[X] and unions of these; anything else is not checked)."""
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_has_type(value, h) for h in typing.get_args(hint))
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        return isinstance(value, list) and all(_has_type(v, item) for v in value)
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:  # JSON's NaN and Infinity are no config's values
+        return (
+            isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+        )
+    if hint is str:
+        return isinstance(value, str)
+    return True
 
 
 def tune_gc() -> None:
@@ -110,9 +159,68 @@ def split_listen(listen: str) -> tuple[str, str]:
     return host or "127.0.0.1", port
 
 
-def make_plan(config: RunConfig, *, entrants_option: str = "--bots") -> TournamentPlan:
-    """Check the options and build the game and schedule; raises a ValueError that says
-    which option is wrong (``entrants_option``: the option that set the entrants)."""
+def check_listen(listen: str) -> None:
+    """Bind ``--listen`` once before anything starts: a busy port or an address that is
+    not this machine's is one line naming it (issue 13.4), not a gRPC log message."""
+    host, port = split_listen(listen)
+    host = host.strip("[]")  # [::1]:50051
+    try:
+        found = socket.getaddrinfo(
+            host, int(port), type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+        )
+        family, kind, proto, _, address = found[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC binds
+            probe.bind(address)
+    except OSError as exc:  # socket.gaierror included
+        raise ConfigError(f"cannot listen on {listen}: {exc.strerror or exc}") from None
+
+
+def check_writable(directory: Path) -> None:
+    """Fail now, not after the bots have come, when the results cannot be written
+    (issue 13.8). Leaves nothing behind: the probe file is removed, no folder is made."""
+    parent = directory
+    while not parent.exists():
+        if parent.parent == parent:
+            break
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ResultsDirError(f"cannot write results in {directory}: {parent} is not a directory")
+    try:
+        with tempfile.TemporaryFile(dir=parent):
+            pass
+    except OSError as exc:
+        raise ResultsDirError(
+            f"cannot write results in {directory}: {exc.strerror or exc} ({parent})"
+        ) from None
+
+
+def check_bot_names(entrants: Sequence[str]) -> None:
+    """Before a gRPC run starts its bots: every name is a bundled bot or an importable
+    ``module:Class`` (issue 13.3; in-process, loading the bots does this)."""
+    from bots import BUNDLED, EXTERNAL
+
+    for spec in dict.fromkeys(base_name(e) for e in entrants):
+        module_name, _, attr = spec.partition(":")
+        if not attr:
+            known = spec in BUNDLED or spec in EXTERNAL
+        else:
+            # Where the bot's own process will look: the current folder first (python -m).
+            top = module_name.split(".", 1)[0]
+            path = [os.getcwd(), *sys.path]
+            finder = importlib.machinery.PathFinder
+            known = bool(top) and (top in sys.modules or finder.find_spec(top, path) is not None)
+        if not known:
+            raise ConfigError(
+                f"unknown bot {spec!r}; bundled bots: {', '.join(BUNDLED)} "
+                f"(over gRPC also {', '.join(EXTERNAL)}), or give a Python class as module:Class"
+            )
+
+
+def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots") -> TournamentPlan:
+    """Check the options and build the game and schedule, every match keyed by ``secret``
+    (see ``run_secret``); raises a ValueError that says which option is wrong
+    (``entrants_option``: the option that set the entrants)."""
     if config.rounds < 1:
         raise ConfigError(f"--rounds must be at least 1, got {config.rounds}")
     if config.decision_timeout <= 0:
@@ -133,7 +241,7 @@ def make_plan(config: RunConfig, *, entrants_option: str = "--bots") -> Tourname
             f"a {game.name} table seats {game.table_size}; {entrants_option} gives only "
             f"{len(entrants)} entrant(s): {', '.join(entrants) or 'none'}"
         )
-    return TournamentPlan(game, entrants, config.rounds, config.seed, config.strikes)
+    return TournamentPlan(game, entrants, config.rounds, secret, config.strikes)
 
 
 def load_bot(spec: str, seed: str) -> Bot:
@@ -146,25 +254,18 @@ def load_bot(spec: str, seed: str) -> Bot:
             f"{spec} runs only over gRPC; drop --in-process (it is a {ext.language} program: "
             f"{ext.program} bots/{ext.script} --connect HOST:PORT)"
         )
-    module_name, _, attr = spec.partition(":")
-    if not attr:
-        module_name, attr = f"bots.{spec}", "Bot"
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
+    if ":" not in spec:
         from bots import BUNDLED
 
-        raise ConfigError(
-            f"unknown bot {spec!r} ({exc}); bundled bots: {', '.join(BUNDLED)} "
-            f"(over gRPC also {', '.join(EXTERNAL)}), or give a Python class as module:Class"
-        ) from None
-    cls = getattr(module, attr, None)
-    if cls is None:
-        raise ConfigError(f"bot {spec!r}: module {module_name} has no {attr}")
-    try:
-        bot = cls(seed=seed)
-    except TypeError:
-        bot = cls()
+        if spec not in BUNDLED:
+            raise ConfigError(
+                f"unknown bot {spec!r}; bundled bots: {', '.join(BUNDLED)} (over gRPC also "
+                f"{', '.join(EXTERNAL)}), or give a Python class as module:Class"
+            )
+        spec_to_load = f"bots.{spec}:Bot"
+    else:
+        spec_to_load = spec
+    bot = instantiate(load_class(spec_to_load), seed, spec)
     if not callable(getattr(bot, "act", None)):
         raise ConfigError(f"bot {spec!r} has no act(view, legal) method")
     return bot  # type: ignore[no-any-return]
@@ -174,8 +275,24 @@ def base_name(entrant: str) -> str:
     return entrant.split("#", 1)[0]
 
 
-def load_bots(config: RunConfig) -> dict[str, Bot]:
-    return {e: load_bot(base_name(e), f"{config.seed}:{e}") for e in config.entrants()}
+def bot_name(spec: str) -> str:
+    """The name a bot plays under, in-process and over gRPC alike: its class's own
+    ``name`` (what the SDK says in its hello), else the class's name; a bundled bot's
+    name is the one it is given by."""
+    if ":" not in spec:
+        return spec
+    cls = load_class(spec)
+    name = getattr(cls, "name", None)
+    return name if isinstance(name, str) and name.strip() else str(cls.__name__)
+
+
+def entrant_names_for(specs: Sequence[str]) -> list[str]:
+    """Each bot's own name (``bot_name``), made unique with #1, #2... when repeated."""
+    return entrant_names([bot_name(s) for s in specs])
+
+
+def load_bots(config: RunConfig, secret: str) -> dict[str, Bot]:
+    return {e: load_bot(config.spec_of(e), bot_seed(secret, e)) for e in config.entrants()}
 
 
 def versions() -> dict[str, str]:
@@ -197,10 +314,11 @@ def tournament_json(
         "config": config.to_json(),
         "game": plan.game.describe(),
         "seed": config.seed,
+        "randomness": "seeded" if config.seed is not None else "secret",
         "entrants": [
             {
                 "name": e,
-                "bot": base_name(e),
+                "bot": config.spec_of(e),
                 "version": str(getattr(bots.get(e), "version", "external")),
             }
             for e in plan.entrants
@@ -235,9 +353,70 @@ def load_config(directory: Path) -> RunConfig:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ResultsDirError(f"{directory} is not a results directory: no {TOURNAMENT}") from None
-    except (OSError, json.JSONDecodeError) as exc:
+    except json.JSONDecodeError as exc:
+        raise ResultsDirError(f"{path} line {exc.lineno}: not valid JSON ({exc.msg})") from None
+    except UnicodeDecodeError as exc:
+        raise ResultsDirError(f"{path}: not UTF-8 text ({exc.reason})") from None
+    except OSError as exc:
+        raise ResultsDirError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not isinstance(data, dict) or not isinstance(data.get("config"), dict):
+        raise ResultsDirError(f"{path}: expected a JSON object with a 'config' object")
+    try:
+        return RunConfig.from_json(data["config"])
+    except ConfigError as exc:
+        raise ResultsDirError(f"{path}: {exc}") from None
+
+
+def saved_randomness(directory: Path) -> str | None:
+    """``tournament.json``'s ``randomness`` ("secret" or "seeded"), or None for a run that
+    an arena before secret deals started (its deals came from an older derivation)."""
+    try:
+        data = json.loads((directory / TOURNAMENT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    value = data.get("randomness") if isinstance(data, dict) else None
+    return value if value in ("secret", "seeded") else None
+
+
+def run_secret(config: RunConfig, directory: Path, *, resuming: bool = False) -> str:
+    """The secret every deal of the run is derived from (security issue: predictable deals).
+
+    With ``--seed`` it is derived from the seed in public, so the run can be repeated.
+    Otherwise a resumed run reads the one its start saved in ``DIR/secret``, and a new run
+    gets 128 fresh random bits, saved by ``save_secret`` once its directory exists."""
+    if resuming and saved_randomness(directory) is None:
+        raise ResultsDirError(
+            f"{directory} was started by an arena from before secret deals, which dealt "
+            "differently: finish it with that version"
+        )
+    if config.seed is not None:
+        return seeded_secret(config.seed)
+    if not resuming:
+        return new_secret()
+    path = directory / SECRET
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        raise ResultsDirError(
+            f"{path} is missing: this run's deals came from that secret, and without it "
+            "the remaining matches cannot be dealt as the run would have dealt them"
+        ) from None
+    except (OSError, UnicodeDecodeError) as exc:
         raise ResultsDirError(f"cannot read {path}: {exc}") from None
-    return RunConfig.from_json(data.get("config", {}))
+    if len(text) != 32 or any(c not in "0123456789abcdef" for c in text):
+        raise ResultsDirError(f"{path}: expected 32 hex digits (the run secret)")
+    return text
+
+
+def save_secret(config: RunConfig, directory: Path, secret: str) -> None:
+    """Keep a new secret run's secret in ``DIR/secret``, readable by its owner only, so
+    that ``--resume`` deals on as the run would have (a seeded run has none to keep)."""
+    if config.seed is not None:
+        return
+    fd = os.open(directory / SECRET, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)  # a file left by an earlier start keeps its mode otherwise
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(secret + "\n")
 
 
 def finished_matches(directory: Path) -> list[dict[str, Any]]:
@@ -274,8 +453,9 @@ def load_tokens(path: Path) -> dict[str, str]:
 
 
 def issue_tokens(count: int) -> dict[str, str]:
-    """Fresh random tokens for ``count`` entrants named entrant1, entrant2, ..."""
-    return {secrets.token_urlsafe(16): f"entrant{i + 1}" for i in range(count)}
+    """Fresh random tokens for ``count`` entrants named entrant1, entrant2, ...: 128 bits
+    in hex, safe on any command line (never a leading '-' to be read as an option)."""
+    return {secrets.token_hex(16): f"entrant{i + 1}" for i in range(count)}
 
 
 def write_tokens(path: Path, tokens: dict[str, str]) -> None:

@@ -22,10 +22,10 @@ any bot class runs as ``python -m arena.sdk module:Class --connect HOST:PORT``.
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import queue
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Iterator, Sequence
@@ -114,7 +114,13 @@ class Session:
     """One connection: hello, then answer requests until the tournament ends."""
 
     def __init__(
-        self, bot: Bot, address: str, token: str, capacity: int, tls_ca: bytes | None = None
+        self,
+        bot: Bot,
+        address: str,
+        token: str,
+        capacity: int,
+        tls_ca: bytes | None = None,
+        reconnect_token: str = "",
     ) -> None:
         self.bot = bot
         self.tls_ca = tls_ca
@@ -123,6 +129,8 @@ class Session:
         self.capacity = capacity
         self.outbox: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
         self.entrant = ""
+        # From the last Welcome: sent in the next Hello to get the same entrant back.
+        self.reconnect_token = reconnect_token
 
     def _requests(self) -> Iterator[pb.PlayRequest]:
         hello = pb.PlayRequest()
@@ -131,6 +139,7 @@ class Session:
         h.bot_name = getattr(self.bot, "name", type(self.bot).__name__)
         h.bot_version = str(getattr(self.bot, "version", "0"))
         h.token = self.token
+        h.reconnect_token = self.reconnect_token
         h.capacity = self.capacity
         h.games.append("truf")
         yield hello
@@ -155,7 +164,9 @@ class Session:
                         request = RequestLite.FromString(msg.decision_request)
                         self.outbox.put(answer_for(self.bot, request))
                     elif kind == "welcome":
-                        self.entrant = pb.Welcome.FromString(msg.welcome).entrant
+                        welcome = pb.Welcome.FromString(msg.welcome)
+                        self.entrant = welcome.entrant
+                        self.reconnect_token = welcome.reconnect_token
                         _log(f"connected to {self.address} as {self.entrant}")
                     elif kind == "deal_result":
                         if has_hook(self.bot, "deal_over"):
@@ -204,21 +215,27 @@ def run(
     tls_ca: bytes | None = None,
 ) -> None:
     """Connect and play until the referee ends the tournament. Reconnects (with the same
-    token) when the connection drops, for up to ``retry_for`` seconds at a time. With
-    ``tls_ca`` (PEM root certificates), the connection uses TLS."""
+    token, and the reconnect token of the last Welcome) when the connection drops, or
+    the referee cuts it off, for up to ``retry_for`` seconds at a time. With ``tls_ca``
+    (PEM root certificates), the connection uses TLS."""
     delay = 0.1
     give_up = time.monotonic() + retry_for
+    reconnect_token = ""
     while True:
-        session = Session(bot, address, token, capacity, tls_ca)
+        session = Session(bot, address, token, capacity, tls_ca, reconnect_token)
         try:
             if session.run():
                 return
             _log("the referee closed the stream; reconnecting")
         except grpc.RpcError as exc:
             code = exc.code() if hasattr(exc, "code") else None
-            if code in FATAL:
+            # RESOURCE_EXHAUSTED refuses a hello (the tournament is full) but, after a
+            # Welcome, cuts a stream off: then this bot may come back (arena.proto).
+            cut = bool(session.entrant) and code is grpc.StatusCode.RESOURCE_EXHAUSTED
+            if code in FATAL and not cut:
                 raise BotRejected(f"{code.name}: {exc.details()}") from None
             _log(f"connection to {address} failed ({code.name if code else exc}); retrying")
+        reconnect_token = session.reconnect_token
         if session.entrant:  # it was welcomed: the retry window starts from this drop
             give_up = time.monotonic() + retry_for
             delay = 0.1
@@ -239,6 +256,27 @@ def read_ca(path: str | os.PathLike[str] | None) -> bytes | None:
         raise BotRejected(f"cannot read the TLS certificate {path}: {exc.strerror}") from None
 
 
+PARENT_ENV = "ARENA_PARENT_PID"
+"""Set by the arena in the environment of each bot it launches: the arena's pid."""
+
+
+def stop_with_parent(poll: float = 0.5) -> None:
+    """A bot the arena launched (``ARENA_PARENT_PID`` set) exits as soon as the arena is
+    gone, even after a ``kill -9`` that gave it no chance to stop its bots: a daemon
+    thread watches the parent pid (portable, unlike Linux's PR_SET_PDEATHSIG)."""
+    expected = os.environ.get(PARENT_ENV, "")
+    if not expected.isdigit():
+        return  # started by hand: its life is its owner's business
+
+    def watch() -> None:
+        while os.getppid() == int(expected):
+            time.sleep(poll)
+        _log(f"the arena (pid {expected}) is gone; stopping")
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) -> None:
     """Command line for a bot program: ``--connect HOST:PORT [--token T] [--seed S]``."""
     parser = argparse.ArgumentParser(description="Run a Truf bot against an arena referee.")
@@ -250,16 +288,26 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     parser.add_argument("--capacity", type=int, default=1, help="tables to play at once")
     parser.add_argument("--tls-ca", metavar="CERT", help="connect with TLS, trusting this PEM")
     args = parser.parse_args(argv)
-    if bot_class is None:
-        spec = args.bot
-        module, _, attr = spec.partition(":")
-        bot_class = getattr(
-            importlib.import_module(module if attr else f"bots.{spec}"), attr or "Bot"
-        )
+    from arena.loading import BotLoadError, instantiate, load_class
+
     try:
-        bot = bot_class(seed=args.seed)
-    except TypeError:
-        bot = bot_class()
+        spec = (
+            args.bot if bot_class is None else str(getattr(bot_class, "name", bot_class.__name__))
+        )
+        if bot_class is None:
+            from bots import BUNDLED
+
+            if ":" not in spec and spec not in BUNDLED:
+                raise BotLoadError(
+                    f"unknown bot {spec!r}; bundled bots: {', '.join(BUNDLED)}, "
+                    "or give a Python class as module:Class"
+                )
+            bot_class = load_class(spec if ":" in spec else f"bots.{spec}:Bot")
+        bot = instantiate(bot_class, args.seed, spec)
+    except BotLoadError as exc:
+        _log(f"error: {exc}")
+        raise SystemExit(1) from None
+    stop_with_parent()
     try:
         tls_ca = read_ca(args.tls_ca)
         run(bot, args.connect, token=args.token, capacity=max(1, args.capacity), tls_ca=tls_ca)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+import secrets
 
 
 def derive(key: str, *parts: object) -> str:
@@ -24,3 +25,29 @@ def derive(key: str, *parts: object) -> str:
 def rng(key: str, *parts: object) -> random.Random:
     """A generator seeded by ``derive(key, *parts)``: independent for each ``parts``."""
     return random.Random(derive(key, *parts))
+
+
+def new_secret() -> str:
+    """A fresh run secret: 128 random bits from the OS, as hex."""
+    return secrets.token_bytes(16).hex()
+
+
+def seeded_secret(seed: int) -> str:
+    """The run secret of a ``--seed`` run: derived from the seed alone, in public, so the
+    run can be repeated, and so anyone who knows the seed can compute every deal."""
+    return derive("truf-arena:seed", seed)
+
+
+def match_key(run_secret: str, match_id: str) -> str:
+    """The key of one match: a game draws all its randomness from ``rng(key, game, ...)``."""
+    return derive(run_secret, "match", match_id)
+
+
+def bot_seed(run_secret: str, entrant: str) -> str:
+    """The seed a bot is started with: its own, and telling nothing of the secret."""
+    return derive(run_secret, "bot", entrant)[:32]
+
+
+def schedule_seed(run_secret: str) -> int:
+    """The integer that labels the schedule's seats (see ``arena.scheduler``)."""
+    return int(derive(run_secret, "schedule")[:16], 16)

@@ -17,6 +17,7 @@ from arena.faults import FaultBook, FaultKind
 from arena.games import Game
 from arena.results import ResultsWriter
 from arena.scheduler import Round, Table, schedule
+from arena.seeding import match_key, schedule_seed
 
 
 def entrant_names(bot_names: Sequence[str]) -> list[str]:
@@ -33,11 +34,6 @@ def entrant_names(bot_names: Sequence[str]) -> list[str]:
     return out
 
 
-def match_seed(seed: int, match_id: str) -> str:
-    """Each match's seed: a function of the tournament seed and the match id only."""
-    return f"{seed}:{match_id}"
-
-
 @dataclass
 class MatchOutcome:
     record: dict[str, Any]  # the matches.jsonl line
@@ -52,7 +48,7 @@ class MatchContext:
     match_id: str
     round: int = 1
     table: int = 1
-    seed: str = "0"
+    seed: str = "0"  # the match key (arena.seeding.match_key): the game's only randomness
 
 
 def finish_match(
@@ -89,9 +85,11 @@ def play_match(
     ctx: MatchContext,
     names: Sequence[str],
     strike_limit: int = 3,
+    on_bot_error: Callable[[str, Exception], None] | None = None,
 ) -> MatchOutcome:
     """Play one match in-process. A bot that raises, or answers with something
-    illegal, gets a strike and its seat plays the fallback; nothing else changes."""
+    illegal, gets a strike and its seat plays the fallback; nothing else changes.
+    ``on_bot_error(entrant, exc)`` sees every such exception (to show the bot's bugs)."""
     match = game.new_match(match_id=ctx.match_id, seed=ctx.seed, names=names)
     book = FaultBook(len(bots), strike_limit)
     deals: list[dict[str, Any]] = []
@@ -102,6 +100,8 @@ def play_match(
         kind = FaultKind.ILLEGAL if isinstance(exc, RuleError | IndexError) else FaultKind.CRASH
         detail = exc.detail if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
         faults.append(book.record(seat, kind, detail, deal=len(deals) + 1))
+        if on_bot_error is not None:
+            on_bot_error(names[seat], exc)
         if book.disqualified[seat]:
             acts[seat] = None  # its seat plays the fallback from now on, unasked
 
@@ -134,17 +134,20 @@ class Progress:
 
 @dataclass
 class TournamentPlan:
+    """The matches of a run. ``secret`` is the run's secret (``arena.seeding``): each
+    match's key, and so every deal, is derived from it and the match id."""
+
     game: Game
     entrants: list[str]
     rounds: int
-    seed: int
+    secret: str
     strike_limit: int = 3
     schedule: list[Round] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.schedule:
             self.schedule = schedule(
-                len(self.entrants), self.game.table_size, self.rounds, self.seed
+                len(self.entrants), self.game.table_size, self.rounds, schedule_seed(self.secret)
             )
 
     def tables(self) -> list[Table]:
@@ -152,7 +155,7 @@ class TournamentPlan:
 
     def context(self, table: Table) -> MatchContext:
         return MatchContext(
-            table.match_id, table.round, table.table, match_seed(self.seed, table.match_id)
+            table.match_id, table.round, table.table, match_key(self.secret, table.match_id)
         )
 
 
@@ -163,6 +166,7 @@ def run_in_process(
     *,
     skip: frozenset[str] = frozenset(),
     on_match: Callable[[Progress], None] | None = None,
+    on_bot_error: Callable[[str, Exception], None] | None = None,
 ) -> int:
     """Play every scheduled match not in ``skip`` and append its results as it ends.
     Returns the number of decisions taken."""
@@ -179,6 +183,7 @@ def run_in_process(
             ctx=plan.context(table),
             names=names,
             strike_limit=plan.strike_limit,
+            on_bot_error=on_bot_error,
         )
         writer.write_match(outcome.record, outcome.deals)
         decisions += outcome.decisions

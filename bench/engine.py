@@ -13,6 +13,10 @@ Both run under the garbage-collector settings of ``arena tournament``
 
 Run: ``python bench/engine.py [--deals N]``. The last line is ``deals/s: N`` (the engine).
 
+``--game truco [--seats 2|4|6]`` measures Truco instead: random bots through
+``play_match`` (views, legal lists, rule checks, replay records), one side only, and the
+last line is ``hands/s: N``.
+
 Wall-clock figures on a shared machine drift by 10-20%. For counts that do not, run one
 side at a time under callgrind at two sizes and divide the difference in instructions by
 the difference in deals (the same deals each time, so it is repeatable)::
@@ -28,9 +32,10 @@ import os
 import random
 import time
 
-from arena.games import TrufGame
+from arena.games import TrufGame, make_game
 from arena.run import tune_gc
 from arena.tournament import MatchContext, play_match
+from arena.truco.rules import TrucoRules
 from arena.truf.rules import TrufRules
 from bots.random import RandomBot
 
@@ -98,9 +103,25 @@ def bench_engine(deals: int, seed: int) -> float:
     return matches * game.rules.deals / (time.perf_counter() - start)
 
 
+def bench_truco(hands: int, seed: int, seats: int) -> float:
+    """Truco hands per second: random bots in whole matches until ``hands`` are played."""
+    game = make_game("truco", rules=TrucoRules(seats=seats))
+    bots = [RandomBot(seed=seed + i) for i in range(seats)]
+    names = [f"random#{i + 1}" for i in range(seats)]
+    played = m = 0
+    start = time.perf_counter()
+    while played < hands:
+        ctx = MatchContext(f"bench-{m}", seed=f"{seed}:{m}")
+        played += len(play_match(game, bots, ctx=ctx, names=names).deals)
+        m += 1
+    return played / (time.perf_counter() - start)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=6500, help="deals per measurement")
+    parser.add_argument("--deals", type=int, default=6500, help="deals (Truco: hands) per run")
+    parser.add_argument("--game", choices=("truf", "truco"), default="truf")
+    parser.add_argument("--seats", type=int, choices=(2, 4, 6), default=4, help="Truco only")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs each")
     parser.add_argument(
@@ -114,6 +135,15 @@ def main() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     tune_gc()  # the collector settings `arena tournament` plays under (both sides)
+    if args.game == "truco":
+        if args.only is not None:
+            parser.error("--only applies to Truf (Truco has no baseline loop)")
+        rate = max(bench_truco(args.deals, args.seed, args.seats) for _ in range(args.repeat))
+        print(f"truco, {args.seats} seats (views, legality, replay records): {rate:,.0f} hands/s")
+        print(f"hands/s: {rate:.0f}")
+        return
+    if args.seats != 4:
+        parser.error("--seats applies to Truco (Truf is a four-seat game)")
     if args.only != "engine":
         base = max(bench_baseline(args.deals, args.seed) for _ in range(args.repeat))
         print(f"baseline (bare loop, no views/logs): {base:,.0f} deals/s")

@@ -43,6 +43,7 @@ from arena.referee.server import Outbox, start_server
 from arena.results import ResultsWriter
 from arena.run import RunConfig, make_plan, tune_gc
 from arena.sdk import RequestLite, play_stream
+from arena.seeding import seeded_secret
 from arena.truf.rules import TrufRules
 from arena.truf.state import TrufMatch
 from arena.wire import truf as truf_wire
@@ -116,7 +117,7 @@ class Meter:
 
 def bench_arena(rounds: int) -> tuple[float, Meter]:
     config = RunConfig(rounds=rounds, bots=["random"] * 4, seed=1)
-    plan = make_plan(config)
+    plan = make_plan(config, secret=seeded_secret(1))
     meter = Meter()
     with tempfile.TemporaryDirectory() as tmp, ResultsWriter(Path(tmp)) as writer:
         decisions, seconds = run_hosted_tournament(config, plan, writer, display=meter)

@@ -198,6 +198,7 @@ def render(log: list[tuple[str, object]]) -> str:
         body = text_format.MessageToString(msg, as_utf8=True, as_one_line=one_line)  # type: ignore[arg-type]
         body = DEADLINE.sub("deadline { … }", body)
         body = re.sub(r"deadline \{ seconds: \d+ nanos: \d+ \}", "deadline { … }", body)
+        body = re.sub(r'reconnect_token: "\w+"', 'reconnect_token: "…"', body)  # a fresh secret
         parts.append(f"# {direction}\n{body}" + ("\n" if one_line else ""))
     return "\n".join(parts)
 

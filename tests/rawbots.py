@@ -60,8 +60,8 @@ class Connection:
         self.channel.close()
 
 
-def play(kind: str, address: str, token: str) -> int:
-    """Returns the exit code."""
+def play(kind: str, address: str, token: str, sleep: float = 0.5) -> int:
+    """Returns the exit code. The sleeper sleeps ``sleep`` seconds every fifth decision."""
     decisions = 0
     conn = Connection(address, token)
     while True:
@@ -77,7 +77,7 @@ def play(kind: str, address: str, token: str) -> int:
                 decisions += 1
                 nth = decisions % 5 == 0
                 if kind == "sleeper" and nth:
-                    time.sleep(0.5)  # past a 0.3 s deadline
+                    time.sleep(sleep)  # past the referee's decision timeout
                 if kind == "illegal" and nth:
                     conn.send(answer(rid, index=99))
                 elif kind == "garbage" and nth:
@@ -112,6 +112,7 @@ def main() -> None:
     parser.add_argument("kind", choices=KINDS)
     parser.add_argument("--connect", required=True)
     parser.add_argument("--token", required=True)
+    parser.add_argument("--sleep", type=float, default=0.5, help="the sleeper's nap, s")
     args = parser.parse_args()
     if args.kind == "impersonator":  # someone else's token, while its owner is connected
         conn = Connection(args.connect, args.token)
@@ -121,7 +122,7 @@ def main() -> None:
             print(f"impersonator: {exc.code().name}: {exc.details()}", flush=True)
             sys.exit(1)
         sys.exit(0)
-    sys.exit(play(args.kind, args.connect, args.token))
+    sys.exit(play(args.kind, args.connect, args.token, args.sleep))
 
 
 if __name__ == "__main__":

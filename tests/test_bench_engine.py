@@ -43,3 +43,12 @@ def test_a_wrong_argument_is_an_error_not_a_traceback() -> None:
     assert out.returncode == 2
     assert "--deals and --repeat must be at least 1" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_truco_reports_hands_per_second_at_every_table_size() -> None:
+    for seats in ("2", "4", "6"):
+        out = bench("--game", "truco", "--seats", seats)
+        assert out.returncode == 0, out.stderr
+        assert re.fullmatch(r"hands/s: [1-9]\d*", out.stdout.splitlines()[-1])
+    out = bench("--game", "truco", "--only", "engine")
+    assert out.returncode == 2 and "--only applies to Truf" in out.stderr

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -14,11 +16,15 @@ BUF = TOOLS / "node_modules" / ".bin" / "buf"
 
 
 @pytest.fixture(scope="module")
-def buf() -> Path:
+def buf(missing_tool: Callable[[str, str], NoReturn]) -> Path:
     # The npm package's `buf` is a Node.js launcher (#!/usr/bin/env node), so both are needed.
     missing = [tool for tool in ("npm", "node") if shutil.which(tool) is None]
     if missing:
-        pytest.skip(f"{' and '.join(missing)} not on PATH: cannot run buf (tools/buf/package.json)")
+        missing_tool(
+            f"{' and '.join(missing)} not on PATH: cannot run buf (tools/buf/package.json)",
+            "Node.js >= 20 with npm (e.g. apt-get install nodejs npm); this test then runs "
+            "npm install --prefix tools/buf --no-package-lock itself, as .ci/run does",
+        )
     if not BUF.exists():
         # No lockfile: the registry mirror lacks buf's other-platform packages, so npm writes
         # a lockfile that `npm ci` refuses; package.json pins the exact version instead.

@@ -117,9 +117,9 @@ def test_leaderboard_rerenders_from_saved_files(tmp_path: Path, fmt: str) -> Non
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (["tournament", "--rounds", "0"], 2, "--rounds"),
-        (["tournament", "--variant", "poker"], 2, "--variant"),
-        (["tournament", "--scoring", "4"], 2, "--scoring"),
+        (["tournament", "--rounds", "0"], 1, "--rounds"),
+        (["tournament", "--variant", "poker"], 1, "--variant"),
+        (["tournament", "--scoring", "4"], 1, "--scoring"),
         (
             ["tournament", "--in-process", "--variant", "target", "--scoring", "2"],
             1,
@@ -154,7 +154,7 @@ def test_leaderboard_rerenders_from_saved_files(tmp_path: Path, fmt: str) -> Non
         (["serve", "--entrants", "2", "--listen", "127.0.0.1:0"], 1, "seats 4; --entrants gives"),
         (["serve", "--entrants", "4", "--deals-file", "/nonexistent.jsonl"], 1, "nonexistent"),
         (["leaderboard", "/nonexistent/dir"], 1, "not a directory"),
-        (["frobnicate"], 2, "No such command"),
+        (["frobnicate"], 1, "No such command"),
     ],
 )
 def test_user_mistakes_get_a_clear_error_and_no_traceback(

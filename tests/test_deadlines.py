@@ -35,7 +35,6 @@ async def expiries() -> dict[int, tuple[float, BotFault | None]]:
     await asyncio.sleep(0.01)
     futures[3].set_result(0)  # answered in time: never timed out
     await asyncio.wait_for(asyncio.gather(*futures.values(), return_exceptions=True), 2.0)
-    assert list(conn.expired) == [4, 2, 1]  # late answers to these are refused as late
     assert not deadlines.heap and deadlines.timer is None  # nothing left to time
     return settled
 

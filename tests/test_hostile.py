@@ -25,7 +25,7 @@ from test_rules_oracle import audit_outcomes
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.games import make_game
-from arena.referee.server import FLOOD_LIMIT, MAX_MESSAGE_BYTES
+from arena.referee.limits import MAX_MESSAGE_BYTES, MESSAGE_RESERVE
 from arena.referee.table import play_remote_match
 from arena.tournament import MatchContext, MatchOutcome
 from arena.truf.replay import replay_match
@@ -52,7 +52,7 @@ class Hostile(threading.Thread):
 
 
 def flood(stream: Stream, request_id: int) -> None:
-    for n in range(FLOOD_LIMIT * 4):
+    for n in range(MESSAGE_RESERVE * 2):
         msg = pb.PlayRequest()
         msg.answer.request_id = request_id + 10_000 + n  # answers to nothing
         msg.answer.index = 0

@@ -3,8 +3,8 @@
 A hosted tournament launches it as its own Node.js process, next to the Python bots, in
 both variants; the run must be clean (no fault for js, every deal replays exactly) and
 its decisions must be its own heuristic's, not the referee's fallback (index 0). Without
-``node`` on PATH these tests are skipped; a missing ``bots/js/node_modules`` is installed
-with ``npm ci`` first.
+``node`` on PATH these tests are skipped (and fail in CI); a missing
+``bots/js/node_modules`` is installed with ``npm ci`` first.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -65,10 +66,14 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def node_modules() -> None:
+def node_modules(missing_tool: Callable[[str, str], NoReturn]) -> None:
     """The js bot's dependencies, installed from the committed package-lock.json if missing."""
     if shutil.which("node") is None:
-        pytest.skip("node is not on PATH: the JavaScript bot needs Node.js >= 20")
+        missing_tool(
+            "node is not on PATH: the JavaScript bot needs Node.js >= 20",
+            "Node.js >= 20 with npm (e.g. apt-get install nodejs npm), then "
+            "npm ci --prefix bots/js, as .ci/run does",
+        )
     if (JS_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir():
         return
     npm = shutil.which("npm")

@@ -7,7 +7,9 @@ against the engine's own helpers.
 from __future__ import annotations
 
 import copy
+import itertools
 import random
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -211,16 +213,17 @@ def test_scores_follow_the_formulas(rules: TrufRules, seed: int) -> None:
     assert m.ranks == [1 + sum(o > t for o in totals) for t in totals]  # C14
 
 
-def unseen_by(m: TrufMatch, viewer: int, seat: int) -> list[Card]:
-    """Cards ``seat`` holds that ``viewer`` has not seen: not revealed as a bid, and not
-    chosen as a still-hidden bid (which would make the swapped state impossible)."""
+def unseen_by(m: TrufMatch, viewer: int) -> list[list[Card]]:
+    """For each seat, the cards it holds that ``viewer`` has not seen: not revealed as a
+    bid, and not chosen as a still-hidden bid (which would make the swapped state
+    impossible)."""
     shown: set[int] = set()
     for b in m.view(viewer).bids or ():
         shown.update([b.card] if isinstance(b, Bid) else b.cards)
     for b in m._bids:
         if b is not None:
             shown.update([b.card] if isinstance(b, Bid) else b.cards)
-    return [c for c in m.hand(seat) if c not in shown]
+    return [[c for c in m.hand(seat) if c not in shown] for seat in range(4)]
 
 
 def swapped(m: TrufMatch, a: int, ca: Card, b: int, cb: Card) -> TrufMatch:
@@ -233,26 +236,42 @@ def swapped(m: TrufMatch, a: int, ca: Card, b: int, cb: Card) -> TrufMatch:
     return twin
 
 
-@pytest.mark.parametrize("variant", ["classic", "target"])
-@settings(max_examples=150, deadline=None, derandomize=True)
-@given(seed=st.integers(0, 2**32), stop=st.integers(0, 60))
-def test_a_view_does_not_change_when_other_seats_swap_unseen_cards(
-    variant: str, seed: int, stop: int
-) -> None:
+def deal_states(variant: str, seed: int) -> Iterator[TrufMatch]:
+    """One random deal, yielded before each decision (the same match, moving on)."""
     m = TrufMatch(TrufRules(variant=variant, deals=1), seed=seed)
     rng = random.Random(seed)
-    for _ in range(stop):  # play to a random point of the deal
-        if m.is_over:
-            break
+    while not m.is_over:
+        yield m
         seat = m.to_act()[0]
         m.apply(seat, rng.choice(m.legal_actions(seat)))
-    if m.is_over:
-        return
-    viewer = rng.randrange(4)
-    a, b = rng.sample([s for s in range(4) if s != viewer], 2)
-    ua, ub = unseen_by(m, viewer, a), unseen_by(m, viewer, b)
-    if not ua or not ub:
-        return
-    twin = swapped(m, a, rng.choice(ua), b, rng.choice(ub))
+
+
+def swappable(m: TrufMatch) -> list[tuple[int, int, int]]:
+    """(viewer, a, b): two seats other than the viewer, each holding a card it has not seen."""
+    out = []
+    for viewer in range(4):
+        unseen = unseen_by(m, viewer)
+        others = [s for s in range(4) if s != viewer and unseen[s]]
+        out += [(viewer, a, b) for a, b in itertools.permutations(others, 2)]
+    return out
+
+
+@pytest.mark.parametrize("variant", ["classic", "target"])
+@settings(max_examples=150, deadline=None, derandomize=True)
+@given(seed=st.integers(0, 2**32), data=st.data())
+def test_a_view_does_not_change_when_other_seats_swap_unseen_cards(
+    variant: str, seed: int, data: st.DataObject
+) -> None:
+    # Drawn only among the points of the deal where such a swap exists (late in a deal a
+    # seat may hold nothing unseen), so that every example checks a swap.
+    points = [i for i, m in enumerate(deal_states(variant, seed)) if swappable(m)]
+    stop = data.draw(st.sampled_from(points), label="decisions played")
+    m = next(itertools.islice(deal_states(variant, seed), stop, None))
+    viewer, a, b = data.draw(st.sampled_from(swappable(m)), label="viewer, a, b")
+    unseen = unseen_by(m, viewer)
+    ca = data.draw(st.sampled_from(unseen[a]), label="a's card")
+    cb = data.draw(st.sampled_from(unseen[b]), label="b's card")
+    twin = swapped(m, a, ca, b, cb)
+    assert twin.hand(a) != m.hand(a) and twin.hand(b) != m.hand(b)
     assert twin.view(viewer) == m.view(viewer)
     assert twin.legal_actions(viewer) == m.legal_actions(viewer)

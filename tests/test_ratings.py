@@ -32,6 +32,7 @@ def record(
     teams: Sequence[Sequence[int]] | None = None,
     ranks: Sequence[int] | None = None,
     disqualified: Sequence[bool] | None = None,
+    forfeit: Sequence[bool] | None = None,
     round: int = 1,
     table: int = 1,
 ) -> dict[str, Any]:
@@ -50,7 +51,7 @@ def record(
         "exact": [0] * n,
         "faults": {k: [0] * n for k in ("timeout", "illegal", "disconnect")},
         "disqualified": list(disqualified) if disqualified else [False] * n,
-        "forfeit": [False] * n,
+        "forfeit": list(forfeit) if forfeit else [False] * n,
     }
 
 
@@ -119,15 +120,43 @@ def test_ties_among_clean_seats_stay_shared() -> None:
     assert rating_ranks(rec) == [1, 1, 1, 4]
 
 
-def test_a_team_with_a_disqualified_partner_ranks_below_every_clean_team() -> None:
-    rec = record(
-        ["a", "b", "c", "d"],
-        [20, 0, 20, 0],
-        teams=[[0, 2], [1, 3]],
-        ranks=[1, 3, 1, 3],
-        disqualified=[False, False, True, False],
-    )
+@pytest.mark.parametrize("out", ["disqualified", "forfeit"])
+def test_a_team_with_a_disqualified_or_forfeiting_partner_ranks_below_every_clean_team(
+    out: str,
+) -> None:
+    rec = record(["a", "b", "c", "d"], [20, 0, 20, 0], teams=[[0, 2], [1, 3]], ranks=[1, 3, 1, 3])
+    rec[out] = [False, False, True, False]
     assert rating_ranks(rec) == [2, 1]
+
+
+def test_a_forfeiting_seat_ranks_last_for_rating_like_a_disqualified_one() -> None:
+    rec = record(["a", "b", "c", "d"], [40, 5, 0, -3], forfeit=[True, False, False, False])
+    assert rating_ranks(rec) == [4, 1, 2, 3]
+    ratings = Ratings()
+    ratings.rate_match(rec)
+    assert ratings.rating("a").mu < min(ratings.rating(n).mu for n in "bcd")
+
+
+def test_forfeiting_and_disqualified_seats_share_the_bottom_in_their_own_order() -> None:
+    rec = record(
+        ["a", "b", "c", "d", "e"],
+        [9, 7, 5, 3, 1],
+        disqualified=[False, True, False, False, False],
+        forfeit=[True, False, False, True, False],
+    )
+    # clean c (5) and e (1) first; then a (9), b (7), d (3), whatever made them out
+    assert rating_ranks(rec) == [3, 4, 1, 5, 2]
+
+
+def test_a_team_takes_the_rank_of_its_best_seat() -> None:
+    """Should partners ever be ranked apart, the team stands where its best seat does:
+    a, c hold ranks 1 and 4, b, d ranks 2 and 3, so a and c's team is first."""
+    rec = record(["a", "b", "c", "d"], [9, 5, 1, 3], teams=[[0, 2], [1, 3]], ranks=[1, 2, 4, 3])
+    assert rating_ranks(rec) == [1, 2]
+    ratings = Ratings()
+    ratings.rate_match(rec)
+    assert ratings.rating("a").mu == pytest.approx(ratings.rating("c").mu)
+    assert ratings.rating("a").mu > PRIOR.mu > ratings.rating("b").mu
 
 
 def test_a_partnership_game_moves_partners_together() -> None:
@@ -225,3 +254,35 @@ def test_an_entrant_in_two_seats_cannot_be_rated() -> None:
 def test_teams_that_do_not_split_the_seats_cannot_be_rated() -> None:
     with pytest.raises(RatingError, match="do not split seats"):
         Ratings().rate_match(record(["a", "b", "c"], [1, 2, 3], teams=[[0], [1]]))
+
+
+@pytest.mark.parametrize(
+    ("seats", "teams"),
+    [(["a", "b", "c", "d"], [[0, 1, 2, 3]]), (["a"], [[0]])],
+)
+def test_a_match_of_one_team_cannot_be_rated(seats: list[str], teams: list[list[int]]) -> None:
+    """Our RatingError, saying why, rather than whatever trueskill raises."""
+    rec = record(seats, [1] * len(seats), teams=teams)
+    with pytest.raises(RatingError, match="a match needs two teams to be rated"):
+        Ratings().rate_match(rec)
+
+
+def test_an_empty_team_cannot_be_rated() -> None:
+    rec = record(["a", "b"], [1, 2], teams=[[0, 1], []])
+    with pytest.raises(RatingError, match=r"include an empty team"):
+        Ratings().rate_match(rec)
+
+
+@pytest.mark.parametrize("key", ["ranks", "disqualified", "forfeit"])
+def test_a_per_seat_list_of_the_wrong_length_cannot_be_rated(key: str) -> None:
+    rec = record(["a", "b", "c"], [3, 2, 1])
+    rec[key] = rec[key][:2]
+    with pytest.raises(RatingError, match=f"match 'r0001-t01': {key} has 2 entries for 3 seats"):
+        Ratings().rate_match(rec)
+
+
+def test_a_record_without_seats_teams_or_ranks_cannot_be_rated() -> None:
+    rec = record(["a", "b"], [1, 2])
+    del rec["teams"], rec["ranks"]
+    with pytest.raises(RatingError, match="the record has no teams, ranks"):
+        Ratings().rate_match(rec)

@@ -71,13 +71,14 @@ def tournament(*options: str, rounds: int, seed: int) -> list[str]:
     return [*options, "--rounds", str(rounds), "--seed", str(seed)]
 
 
-# Seeds chosen so that together the runs reach every rare case listed in
+# Seeds chosen (by searching upward from the old ones when secret deals changed every deal)
+# so that together the runs reach every rare case listed in
 # test_the_runs_reach_the_rare_cases_the_oracle_checks.
 RUNS: dict[str, list[str]] = {
     "classic-1": tournament("--scoring", "1", rounds=4, seed=1),
     "classic-2": tournament("--scoring", "2", rounds=4, seed=6),
     "classic-3x3": tournament("--scoring", "3", "--multiplier", "3", rounds=4, seed=3),
-    "classic-2+3x4": tournament("--scoring", "2+3", "--multiplier", "4", rounds=4, seed=23),
+    "classic-2+3x4": tournament("--scoring", "2+3", "--multiplier", "4", rounds=4, seed=26),
     "target": tournament("--variant", "target", rounds=8, seed=5),
     "classic-faults": tournament("--bots", f"{BROKEN},{CHAOS},random,tracker", rounds=3, seed=8),
     "target-faults": tournament(

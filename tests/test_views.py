@@ -29,7 +29,7 @@ from deals import (
 
 from arena.cards import Card, Suit
 from arena.truf import events as ev
-from arena.truf.actions import BIDS, Bid, Declare, Mode, Play
+from arena.truf.actions import BIDS, MODES, Bid, Declare, Mode, Play
 from arena.truf.rules import TrufRules, Variant
 from arena.truf.state import DealSpec, TrufMatch
 from arena.truf.view import PlayedCard, SeatView
@@ -298,8 +298,10 @@ def test_view_hides_trump_and_mode_until_set() -> None:
     bid_all(m, "5S", "4H", "3D", "AC")  # 13: the high bidder must choose
     view = m.view(1)
     assert view.trump == Suit.SPADES and view.mode is None and view.phase == "mode"
-    m.apply(0, m.legal_actions(0)[1])
-    assert m.view(1).mode in (Mode.ATAS, Mode.BAWAH)
+    assert m.legal_actions(0) == (MODES[Mode.ATAS], MODES[Mode.BAWAH])
+    m.apply(0, MODES[Mode.BAWAH])
+    # the high bidder's choice (C5), shown to every seat, not just some mode
+    assert [m.view(s).mode for s in range(4)] == [Mode.BAWAH] * 4
     assert m.view(1).phase == "play" and m.view(1).to_act == (0,)
 
 

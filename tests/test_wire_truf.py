@@ -361,8 +361,10 @@ def test_a_view_with_an_unknown_card_is_refused() -> None:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_the_sdks_wire_view_is_the_seat_view_field_by_field(variant: str) -> None:
     """What a bot gets over gRPC reads, iterates, compares and hashes as the SeatView."""
+    directions = set()
     for n, (m, seat, legal) in enumerate(playout(variant, 3)):
         view = m.view(seat)
+        directions.add(view.direction)
         got, got_legal = wire.wire_decision(wire.decision_bytes(view, legal))
         assert got_legal == tuple(legal)
         if n % 2:  # read in field order, or all at once
@@ -372,9 +374,14 @@ def test_the_sdks_wire_view_is_the_seat_view_field_by_field(variant: str) -> Non
         assert got == view and view == got.materialize() and hash(got) == hash(view)
         assert tuple(got) == tuple(view) and len(got) == len(view) and got[12] == view.hand
         assert got.led_suit == view.led_suit
-        assert got.next_seat(seat) == view.next_seat(seat)
+        # C6: next_seat walks the play order, clockwise or counter-clockwise as dealt
+        # (bots/planner.py relies on it); view.order is built apart from next_seat
+        order = view.order
+        for i, s in enumerate(order):
+            assert got.next_seat(s) == view.next_seat(s) == order[(i + 1) % len(order)], s
         assert got._asdict() == view._asdict()
         assert got._replace(seat=9) == view._replace(seat=9)
+    assert directions == {"cw", "ccw"}  # both ways round were checked
 
 
 def test_a_wire_view_decodes_the_collections_only_when_one_is_read() -> None:
@@ -454,17 +461,22 @@ def test_the_referees_hand_built_request_equals_the_generated_message() -> None:
     seat = m.to_act()[0]
     view, legal = m.view(seat), m.legal_actions(seat)
     now_ns = 1_790_000_000_123_456_789
-    data = decision_request_bytes(
-        2**40 + 3, "r0003-t02", view.deal, seat, 0.75, now_ns, wire.decision_bytes(view, legal)
-    )
-    expected = arena_pb2.PlayResponse()
-    req = expected.decision_request
-    req.request_id = 2**40 + 3
-    req.table_id = req.match_id = "r0003-t02"
-    req.deal, req.seat, req.timeout_ms = view.deal, seat, 750
-    req.deadline.FromNanoseconds(1_790_000_000_873_000_000)  # to the millisecond, rounded down
-    wire.fill_decision(req.truf, view, legal)
-    assert arena_pb2.PlayResponse.FromString(data) == expected
+    decision = wire.decision_bytes(view, legal)
+    # The decision timeout and what is left of the bank are sent apart (and summed).
+    for bank, bank_ms in ((0.0, 0), (1.2345, 1234)):
+        data = decision_request_bytes(
+            2**40 + 3, "r0003-t02", view.deal, seat, 0.75, bank, now_ns, decision
+        )
+        expected = arena_pb2.PlayResponse()
+        req = expected.decision_request
+        req.request_id = 2**40 + 3
+        req.table_id = req.match_id = "r0003-t02"
+        req.deal, req.seat, req.timeout_ms = view.deal, seat, 750 + bank_ms
+        req.base_timeout_ms, req.time_bank_ms = 750, bank_ms
+        # To the millisecond, rounded down.
+        req.deadline.FromNanoseconds(1_790_000_000_873_000_000 + bank_ms * 1_000_000)
+        wire.fill_decision(req.truf, view, legal)
+        assert arena_pb2.PlayResponse.FromString(data) == expected
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

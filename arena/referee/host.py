@@ -27,7 +27,18 @@ import grpc
 from arena.referee.server import Entrant, Referee, start_server
 from arena.referee.table import play_remote_match
 from arena.results import ResultsWriter
-from arena.run import RunConfig, base_name, make_plan, split_listen, tournament_json
+from arena.run import (
+    RunConfig,
+    base_name,
+    finished_matches,
+    make_plan,
+    save_secret,
+    split_listen,
+    tournament_json,
+)
+from arena.sdk import PARENT_ENV
+from arena.seeding import bot_seed
+from arena.signals import run_async, uninterrupted
 from arena.tournament import MatchOutcome, TournamentPlan
 
 # Tables in play at once, at most, and the capacity the bundled bots declare. A table
@@ -92,18 +103,21 @@ def launch_bots(
     plan: TournamentPlan,
     tokens: dict[str, str],
     address: str,
-    seed: int,
     logdir: Path,
     tls_ca: str | None = None,
+    spec_of: Callable[[str], str] = base_name,
 ) -> list[Launched]:
+    """Start a program for each entrant; ``spec_of`` gives the bot an entrant runs."""
     out = []
     logdir.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])  # so `bots` imports from a checkout too
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+    env[PARENT_ENV] = str(os.getpid())  # the bots exit when this process is gone
     for token, name in tokens.items():
         log = logdir / f"{name.replace('#', '-')}.log"
-        cmd = bot_command(base_name(name), address, token, f"{seed}:{name}", tls_ca)
+        # A seed of the bot's own, derived from the run secret: it tells the bot nothing of it.
+        cmd = bot_command(spec_of(name), address, token, bot_seed(plan.secret, name), tls_ca)
         with open(log, "wb") as f:
             proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env)
         out.append(Launched(name, proc, log))
@@ -205,9 +219,10 @@ async def _host(
     server, port = await start_server(referee, config.listen, config.tls())
     address = f"{host}:{port}"
     tls_ca = str(Path(config.tls_cert).resolve()) if config.tls_cert else None
-    launched = launch_bots(plan, tokens, address, config.seed, writer.dir / "bots", tls_ca)
+    launched = launch_bots(plan, tokens, address, writer.dir / "bots", tls_ca, config.spec_of)
     try:
         await wait_for_entrants(referee, len(tokens), launched, CONNECT_TIMEOUT)
+        referee.start()
         entrants = {e.name: e for e in referee.entrants}
         # Now the bots have said who they are: record the versions they announced.
         writer.write_config(tournament_json(config, plan, entrants))
@@ -223,7 +238,7 @@ async def _host(
         await referee.goodbye()
         return decisions, elapsed
     finally:
-        await _shut_down(referee, server, launched)
+        await uninterrupted(_shut_down(referee, server, launched))
 
 
 async def _shut_down(referee: Referee, server: grpc.aio.Server, launched: list[Launched]) -> None:
@@ -256,7 +271,7 @@ def run_hosted_tournament(
     display: Display | None = None,
 ) -> tuple[int, float]:
     """Returns the decisions taken and the seconds the schedule took to play."""
-    return asyncio.run(_host(config, plan, writer, skip, display))
+    return run_async(_host(config, plan, writer, skip, display))
 
 
 async def _serve(
@@ -266,6 +281,8 @@ async def _serve(
     console: Any,
     quiet: bool,
     tokens: dict[str, str] | None,
+    secret: str,
+    resuming: bool,
 ) -> list[str]:
     from arena.live import LiveDisplay
 
@@ -286,30 +303,40 @@ async def _serve(
     )
     try:
         await wait_for_entrants(referee, count, [], timeout=float("inf"))
+        referee.start()  # the same step: no bot can leave (and free its seat) in between
         names = [e.name for e in referee.entrants]
-        config.bots = names
-        plan = make_plan(config)
+        if not resuming:
+            config.bots = names
+        elif sorted(names) != sorted(config.bots):  # 13.11: the run's own entrants only
+            raise HostError(
+                f"this run's entrants are {', '.join(config.bots)}, but the bots that "
+                f"connected are {', '.join(names)}; nothing was played"
+            )
+        plan = make_plan(config, secret=secret)
         entrants = {e.name: e for e in referee.entrants}
+        done = finished_matches(directory) if resuming else []
+        skip = frozenset(str(r["match"]) for r in done)
         with ResultsWriter(directory) as writer:
+            if not resuming:
+                save_secret(config, directory, secret)
             writer.write_config(tournament_json(config, plan, entrants))
-            display = LiveDisplay(console, len(plan.tables()), plan.entrants)
+            display = LiveDisplay(console, len(plan.tables()), plan.entrants, done=len(skip))
+            display.ratings.rate_all(done)
             if quiet:
-                await run_schedule(
-                    plan, entrants, writer, skip=frozenset(), on_match=lambda o, d: None
-                )
+                await run_schedule(plan, entrants, writer, skip=skip, on_match=lambda o, d: None)
             else:
                 with display:
                     await run_schedule(
                         plan,
                         entrants,
                         writer,
-                        skip=frozenset(),
+                        skip=skip,
                         on_match=lambda o, d: display.update(o.record, d),
                     )
         await referee.goodbye()
-        return names
+        return plan.entrants
     finally:
-        await _shut_down(referee, server, [])
+        await uninterrupted(_shut_down(referee, server, []))
 
 
 def serve_tournament(
@@ -318,9 +345,12 @@ def serve_tournament(
     directory: Path,
     *,
     console: Any,
+    secret: str,
     quiet: bool = False,
     tokens: dict[str, str] | None = None,
+    resuming: bool = False,
 ) -> list[str]:
     """Wait for ``count`` external bots (with ``tokens``: one per token, refusing any
-    other), run the tournament, return the entrant names."""
-    return asyncio.run(_serve(config, count, directory, console, quiet, tokens))
+    other), run the tournament, return the entrant names. ``resuming``: the run in
+    ``directory`` stopped; wait for its own entrants and play the matches it lacks."""
+    return run_async(_serve(config, count, directory, console, quiet, tokens, secret, resuming))

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import heapq
 import itertools
+import secrets
 import time
 from collections import deque
 from collections.abc import AsyncIterator, Sequence
@@ -28,16 +29,20 @@ from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.errors import ActionFormatError
 from arena.faults import FaultKind
+from arena.referee.limits import MAX_MESSAGE_BYTES, Budget, Gate, Limits, server_options
 from arena.referee.table import BotFault
 from arena.tournament import MatchContext
 from arena.wire import truf as truf_wire
 from arena.wire.pbwire import LEN_TAG, len_field, str_field, uint_field, uv
 
 PROTOCOL_VERSION = 1
-MAX_MESSAGE_BYTES = 64 * 1024  # a Truf view is well under 2 KiB
 HELLO_TIMEOUT = 10.0
-FLOOD_LIMIT = 64  # unsolicited messages in a row before a bot is cut off
-OUTBOX_LIMIT = 1024  # messages waiting for a bot that does not read, before it is cut off
+# A bot that does not read its stream is cut off when the referee's next message for it
+# finds one waiting to be written for STALL_LIMIT seconds, or OUTBOX_LIMIT waiting. (grpc
+# holds a write only once the connection's buffers, a few MB, are full of unread data.)
+STALL_LIMIT = 30.0
+OUTBOX_LIMIT = 1024
+NAME_LIMIT = 64  # characters in a Hello's bot_name or bot_version
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["ArenaService"].full_name
 
 REASON = {
@@ -53,6 +58,28 @@ class HelloError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
+
+
+def check_hello_text(field: str, text: str, *, required: bool) -> None:
+    """A Hello's name or version: at most NAME_LIMIT printable characters (``isprintable``
+    refuses control characters, bidi overrides and other invisible formatting), or
+    HelloError(INVALID_ARGUMENT) saying which rule it broke."""
+    if not text:
+        if required:
+            raise HelloError(grpc.StatusCode.INVALID_ARGUMENT, f"hello.{field} is empty")
+        return
+    if len(text) > NAME_LIMIT:
+        raise HelloError(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"hello.{field} is {len(text)} characters long; at most {NAME_LIMIT} are allowed",
+        )
+    if not text.isprintable() or text.strip() != text:
+        bad = next((c for c in text if not c.isprintable()), None)
+        why = f"character U+{ord(bad):04X}" if bad else "leading or trailing space"
+        raise HelloError(
+            grpc.StatusCode.INVALID_ARGUMENT,
+            f"hello.{field} has a {why}: use printable characters only",
+        )
 
 
 class Outbox:
@@ -95,15 +122,23 @@ class Connection:
     capacity: int
     outbox: Outbox = field(default_factory=Outbox)
     pending: dict[int, asyncio.Future[Any]] = field(default_factory=dict)  # by request id
-    expired: deque[int] = field(default_factory=lambda: deque(maxlen=256))
     closed: bool = False
-    unsolicited: int = 0  # messages in a row that answer no open request
     cut: str | None = None  # why the referee cut this bot off, if it did
+    # When the message being written now was handed to grpc (monotonic), 0.0 when none
+    # is: grpc holds a write while the bot's HTTP/2 window is full, i.e. it does not read.
+    writing_since: float = 0.0
+    context: Any = None  # the stream's grpc.aio.ServicerContext
+    status_sent: bool = False
+    ended: bool = False  # Referee.stream_ended has run
 
     def send(self, msg: pb.PlayResponse | bytes) -> None:
         if self.closed:
             return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:  # the bot does not read: bounded memory
+        since = self.writing_since
+        if since and time.monotonic() - since > STALL_LIMIT:
+            self.cut_off(f"the bot has not read its stream for {STALL_LIMIT:g} s")
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:  # bounded memory, however slow the writes
             self.cut_off(f"the bot has not read its last {OUTBOX_LIMIT} messages")
             return
         self.outbox.put(msg)
@@ -112,12 +147,19 @@ class Connection:
         """End this stream with RESOURCE_EXHAUSTED (the bot may reconnect)."""
         if not self.closed:
             self.cut = why
+            self.outbox.items.clear()  # nothing more is written to it: the end comes next
             self.close()
+            if self.writing_since and self.context is not None:  # in a write grpc holds
+                asyncio.ensure_future(self._end_stuck_stream())
 
-    def unsolicited_message(self) -> None:
-        self.unsolicited += 1
-        if self.unsolicited > FLOOD_LIMIT:
-            self.cut_off(f"flooding: {self.unsolicited} messages in a row answer no open request")
+    async def _end_stuck_stream(self) -> None:
+        """A stream whose writer grpc holds (the bot does not read) cannot end itself:
+        let its seat go now, and queue its status from here."""
+        self.status_sent = True
+        self.entrant.referee.stream_ended(self)  # now: the status waits on the bot to read
+        # abort raises once the status is queued, and fails if the call is already over
+        with contextlib.suppress(Exception):
+            await self.context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, self.cut)
 
     def close(self) -> None:
         if not self.closed:
@@ -136,10 +178,14 @@ class Entrant:
 
     def __init__(self, name: str, referee: Referee, token: str | None = None) -> None:
         self.name = name
-        self.token = token
+        self.token = token  # the organiser's, or None in an open tournament
+        # Welcome.reconnect_token: brings a bot back to this entrant, tokens or not.
+        self.credential = secrets.token_hex(16)
         self.referee = referee
+        self.last_request_id = 0  # the highest request id sent to this entrant
         self.conn: Connection | None = None
         self.connected = asyncio.Event()
+        self.budget = Budget()  # what it may send: refilled by each request, kept across reconnects
         self.bot_name = ""
         self.bot_version = ""
         self.gone_since: float | None = None  # monotonic time its connection dropped
@@ -164,6 +210,10 @@ class Entrant:
         return self.forfeits
 
     @property
+    def connected_now(self) -> bool:
+        return self.conn is not None and not self.conn.closed
+
+    @property
     def capacity(self) -> int:
         return self.conn.capacity if self.conn else 1
 
@@ -173,11 +223,12 @@ class Entrant:
             raise BotFault(FaultKind.DISCONNECT, "the bot is not connected")
         referee = self.referee
         rid = next(referee.request_ids)
+        self.last_request_id = rid
         key = (ctx.match_id, seat)
         self.last_request[key] = rid
         base = referee.decision_timeout
         # The optional per-match time bank: a decision may run over `base` by what is
-        # left of it; the overrun is drawn from it. The request carries the whole budget.
+        # left of it; the overrun is drawn from it. The request carries both.
         bank = self.banks.get(key, referee.time_bank) if referee.time_bank else 0.0
         timeout = base + bank
         # Built as bytes (see decision_request_bytes): the per-decision hot path.
@@ -186,7 +237,8 @@ class Entrant:
             ctx.match_id,
             view.deal,
             seat,
-            timeout,
+            base,
+            bank,
             time.time_ns(),
             truf_wire.decision_bytes(view, legal),
         )
@@ -194,6 +246,7 @@ class Entrant:
         future: asyncio.Future[Any] = loop.create_future()
         conn.pending[rid] = future
         conn.send(msg)
+        self.budget.grant()
         start = loop.time()
         referee.deadlines.add(start + timeout, rid, future, conn, timeout)
         try:
@@ -247,10 +300,10 @@ class Entrant:
         self.conn.send(msg)
 
 
-# Fields 2-6 of a DecisionRequest (table and match ids, deal, seat, timeout): the same
-# for every request to one seat in one deal. A table plays one match at a time, so its
-# table id is the match id.
-_fixed_memo: dict[tuple[str, int, int, int], bytes] = {}
+# Fields 2-6, 8 and 9 of a DecisionRequest (table and match ids, deal, seat, the
+# timeouts): the same for every request to one seat in one deal while its bank is
+# untouched. A table plays one match at a time, so its table id is the match id.
+_fixed_memo: dict[tuple[str, int, int, int, int], bytes] = {}
 
 
 def decision_request_bytes(
@@ -258,17 +311,20 @@ def decision_request_bytes(
     match_id: str,
     deal: int,
     seat: int,
-    timeout: float,
+    base: float,
+    bank: float,
     now_ns: int,
     game_decision: bytes,
     game_field: int = 20,
 ) -> bytes:
     """A serialized ``PlayResponse`` holding a ``DecisionRequest``, encoded directly:
     field numbers as in arena.proto (``game_field`` is the game's branch of the
-    ``game`` oneof: 20 for ``truf``). Equal, once parsed, to filling the generated
-    message (tests/test_wire_truf.py checks it)."""
-    timeout_ms = int(timeout * 1000)
-    key = (match_id, deal, seat, timeout_ms)
+    ``game`` oneof: 20 for ``truf``). ``base``: the decision timeout, ``bank``: what is
+    left of the seat's time bank, in seconds; ``timeout_ms`` is their sum. Equal, once
+    parsed, to filling the generated message (tests/test_wire_truf.py checks it)."""
+    base_ms, bank_ms = int(base * 1000), int(bank * 1000)
+    timeout_ms = base_ms + bank_ms  # never more than the real budget: each rounds down
+    key = (match_id, deal, seat, base_ms, bank_ms)
     fixed = _fixed_memo.get(key)
     if fixed is None:
         if len(_fixed_memo) >= 4096:
@@ -280,6 +336,8 @@ def decision_request_bytes(
                 uint_field(4, deal),
                 uint_field(5, seat),
                 uint_field(6, timeout_ms),
+                uint_field(8, base_ms),
+                uint_field(9, bank_ms) if bank_ms else b"",
             )
         )
     # The deadline to the millisecond, rounded down: never later than the real one.
@@ -367,8 +425,7 @@ class Deadlines:
         now = asyncio.get_running_loop().time()
         while heap and (heap[0][2].done() or heap[0][0] <= now):
             _, rid, future, conn, timeout = heapq.heappop(heap)
-            if not future.done():
-                conn.expired.append(rid)  # a late answer to it is discarded, never applied
+            if not future.done():  # a late answer to it is discarded (Referee._on_answer)
                 future.set_exception(
                     BotFault(FaultKind.TIMEOUT, f"no answer to request {rid} within {timeout:g} s")
                 )
@@ -401,8 +458,20 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             e = Entrant(name, self, token)
             self.entrants.append(e)
             self.by_token[token] = e
+        self.by_credential = {e.credential: e for e in self.entrants}
         self.open_seats = open_seats  # entrants admitted by name when no tokens are used
+        self.started = False  # see start()
         self.changed = asyncio.Event()
+
+    def start(self) -> None:
+        """The tournament starts: the entrants are final. Until now a bot that left gave
+        its seat up (in an open tournament); from now on it has ``grace`` seconds to
+        come back, counted from its drop (or from now, if it is away), before it forfeits."""
+        self.started = True
+        now = time.monotonic()
+        for e in self.entrants:  # nobody waited on a bot before the start
+            if not e.connected_now:
+                e.gone_since = now
 
     # -------------------------------------------------------------- admission
 
@@ -413,36 +482,82 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
                 f"protocol version {hello.protocol_version} is not supported; "
                 f"this referee speaks version {PROTOCOL_VERSION}",
             )
-        if not hello.bot_name:
-            raise HelloError(grpc.StatusCode.INVALID_ARGUMENT, "hello.bot_name is empty")
-        if self.by_token:
+        check_hello_text("bot_name", hello.bot_name, required=True)
+        check_hello_text("bot_version", hello.bot_version, required=False)
+        entrant = self._returning(hello)
+        if entrant is None and self.by_token:
             entrant = self.by_token.get(hello.token)
             if entrant is None:
                 raise HelloError(
                     grpc.StatusCode.UNAUTHENTICATED,
                     "hello.token is missing or unknown: ask the organiser for your token",
                 )
-        else:
-            if len(self.entrants) >= self.open_seats:
-                raise HelloError(
-                    grpc.StatusCode.RESOURCE_EXHAUSTED,
-                    f"the tournament is full ({self.open_seats} entrants)",
-                )
-            taken = {e.name for e in self.entrants}
-            name = hello.bot_name
-            n = 1
-            while name in taken:
-                n += 1
-                name = f"{hello.bot_name}#{n}"
-            entrant = Entrant(name, self)
-            self.entrants.append(entrant)
-        if entrant.conn is not None and not entrant.conn.closed:
+        if entrant is None:
+            entrant = self._open_seat(hello.bot_name)
+        if entrant.connected_now:
             raise HelloError(
                 grpc.StatusCode.ALREADY_EXISTS,
                 f"entrant {entrant.name} is already connected with this token",
             )
+        if self.started and entrant.forfeited:
+            raise HelloError(
+                grpc.StatusCode.PERMISSION_DENIED,
+                f"entrant {entrant.name} stayed away longer than the grace period "
+                f"({self.grace:g} s) and has forfeited its remaining matches",
+            )
+        if entrant not in self.entrants:  # a new seat: only now, once nothing refused it
+            self.entrants.append(entrant)
+            self.by_credential[entrant.credential] = entrant
         entrant.bot_name, entrant.bot_version = hello.bot_name, hello.bot_version
         return entrant
+
+    def _returning(self, hello: pb.Hello) -> Entrant | None:
+        """The entrant a Hello's reconnect_token names; None without one, or with one
+        this referee does not know when the organiser's token decides (a referee resumed
+        after a crash has new reconnect tokens) or, in an open tournament before the
+        start, when its seat was given up meanwhile (it takes a new one)."""
+        credential = hello.reconnect_token
+        if not credential:
+            return None
+        entrant = self.by_credential.get(credential)
+        if entrant is None:
+            if hello.token in self.by_token or not (self.by_token or self.started):
+                return None
+            raise HelloError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "hello.reconnect_token is unknown: send the one from this referee's Welcome",
+            )
+        if hello.token and entrant is not self.by_token.get(hello.token, entrant):
+            raise HelloError(
+                grpc.StatusCode.UNAUTHENTICATED,
+                "hello.token and hello.reconnect_token belong to different entrants",
+            )
+        return entrant
+
+    def _open_seat(self, bot_name: str) -> Entrant:
+        """A new entrant in an open tournament, named after its bot (``random#2``...)."""
+        if len(self.entrants) >= self.open_seats:
+            raise HelloError(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"the tournament is full ({self.open_seats} entrants); a bot that was "
+                "seated comes back with the reconnect_token of its Welcome",
+            )
+        taken = {e.name for e in self.entrants}
+        name = bot_name
+        n = 1
+        while name in taken:
+            n += 1
+            name = f"{bot_name}#{n}"
+        return Entrant(name, self)
+
+    def _left(self, entrant: Entrant) -> None:
+        """``entrant``'s bot is gone. Before the start of an open tournament its seat (and
+        name) is free again; otherwise the grace period starts."""
+        if not self.started and entrant.token is None:
+            self.entrants.remove(entrant)
+            del self.by_credential[entrant.credential]
+        else:
+            entrant.gone_since = time.monotonic()
 
     async def Play(  # noqa: N802 (gRPC method name)
         self,
@@ -485,40 +600,60 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         w.server_version = __version__
         w.decision_timeout_ms = int(self.decision_timeout * 1000)
         w.max_message_bytes = MAX_MESSAGE_BYTES
+        w.reconnect_token = entrant.credential
+        w.time_bank_ms = int(self.time_bank * 1000)
         yield welcome
         reader = asyncio.create_task(self._read(conn, request_iterator))
+        conn.context = context
         try:
             while True:
                 msg = await conn.outbox.get()
                 if msg is None:
                     break
+                conn.writing_since = time.monotonic()
                 yield msg
+                conn.writing_since = 0.0
         finally:
             reader.cancel()
-            conn.close()
-            if entrant.conn is conn:
-                entrant.connected.clear()
-                entrant.gone_since = time.monotonic()
-            self.changed.set()
-        if conn.cut is not None:
+            self.stream_ended(conn)
+        if conn.cut is not None and not conn.status_sent:
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, conn.cut)
+
+    def stream_ended(self, conn: Connection) -> None:
+        """``conn``'s stream is over (or as good as over: see Connection.cut_off)."""
+        if conn.ended:
+            return
+        conn.ended = True
+        conn.close()
+        entrant = conn.entrant
+        if entrant.conn is conn:
+            entrant.connected.clear()
+            self._left(entrant)
+        self.changed.set()
 
     async def _read(
         self, conn: Connection, requests: AsyncIterator[pb.PlayRequest | bytes]
     ) -> None:
+        budget = conn.entrant.budget
         try:
             async for msg in requests:
                 if conn.closed:
                     break
+                why = budget.spend(len(msg) if isinstance(msg, bytes) else msg.ByteSize())
+                if why is not None:
+                    conn.cut_off(why)
+                    break
                 if isinstance(msg, bytes):  # bytes that do not parse: the oldest request fails
                     detail = f"{len(msg)} bytes that are not a PlayRequest"
-                    if not self._fail_oldest(conn, FaultKind.UNPARSEABLE, detail):
-                        conn.unsolicited_message()
+                    self._fail_oldest(conn, FaultKind.UNPARSEABLE, detail)
                     continue
-                if msg.WhichOneof("message") != "answer":
-                    conn.unsolicited_message()  # a second hello or an empty message
-                    continue
-                self._on_answer(conn, msg.answer)
+                what = msg.WhichOneof("message")
+                if what == "answer":
+                    self._on_answer(conn, msg.answer)
+                elif what is None:  # empty (0 bytes, or only unknown fields): unreadable now
+                    detail = "a message with neither a hello nor an answer set"
+                    self._fail_oldest(conn, FaultKind.UNPARSEABLE, detail)
+                # A second hello answers nothing: only the budget counts it.
         except (grpc.aio.AioRpcError, asyncio.CancelledError):
             pass
         finally:
@@ -535,24 +670,18 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         return True
 
     def _on_answer(self, conn: Connection, answer: pb.Answer) -> None:
-        pending = conn.pending.get(answer.request_id)  # the request's future
-        if pending is None:
-            conn.unsolicited_message()
-            if answer.request_id in conn.expired:  # late: discarded, never applied later
-                rej = pb.PlayResponse()
-                rej.answer_rejected.request_id = answer.request_id
-                rej.answer_rejected.reason = pb.AnswerRejected.REASON_LATE
-                rej.answer_rejected.detail = "the answer came after the deadline; discarded"
-                conn.send(rej)
+        rid = answer.request_id
+        pending = conn.pending.get(rid)  # the request's future
+        if pending is None or pending.done():
+            if 0 < rid <= conn.entrant.last_request_id:
+                # Sent, and no longer open (answered, late, or asked on a connection that
+                # dropped): discarded, and charged to nothing but the budget. One rule,
+                # arena.proto "Faults".
                 return
-            # A wrong request id: it answers the oldest open request, which fails.
-            detail = f"answer names request {answer.request_id}, which is not open"
-            self._fail_oldest(conn, FaultKind.WRONG_REQUEST, detail)  # counted above
+            # An id never sent to this bot: it answers the oldest open request, which fails.
+            detail = f"answer names request {rid}, which the referee never sent to this bot"
+            self._fail_oldest(conn, FaultKind.WRONG_REQUEST, detail)
             return
-        if pending.done():
-            conn.unsolicited_message()  # a second answer to the same request
-            return
-        conn.unsolicited = 0
         choice = answer.WhichOneof("choice")
         try:
             if choice == "index":
@@ -585,15 +714,22 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
 
 
 async def start_server(
-    referee: Referee, listen: str, tls: tuple[bytes, bytes] | None = None
+    referee: Referee,
+    listen: str,
+    tls: tuple[bytes, bytes] | None = None,
+    limits: Limits | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """Start the referee with health and reflection; returns the server and bound port.
-    ``tls``: (certificate chain, private key), PEM; without it, plain HTTP/2."""
+    ``tls``: (certificate chain, private key), PEM; without it, plain HTTP/2. ``limits``:
+    on idle connections and on callers not yet welcomed (``Limits()`` by default)."""
+    limits = limits or Limits()
     server = grpc.aio.server(
+        interceptors=[Gate(limits, f"/{SERVICE_NAME}/Play")],
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", 4 * MAX_MESSAGE_BYTES),
-        ]
+            *server_options(limits),
+        ],
     )
     # As the generated add_ArenaServiceServicer_to_server, but responses may also be
     # pre-serialized bytes (decision requests are built that way).

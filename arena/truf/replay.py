@@ -11,7 +11,8 @@ import copy
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from arena.cards import CODES, SUIT_LETTERS, Card
+from arena.cards import CODES, SUIT_LETTERS, Card, mask_of
+from arena.replaycheck import ReplayMismatch, check_fields
 from arena.truf.actions import BIDS, MODES, PLAYS, Action, Bid, Declare, Mode, declare
 from arena.truf.errors import ActionFormatError, DealError, RuleError
 from arena.truf.events import (
@@ -158,10 +159,6 @@ def actions_of(record: Mapping[str, Any]) -> list[tuple[int, Action]]:
     return out
 
 
-class ReplayMismatch(AssertionError):
-    """A stored record that the engine does not reproduce."""
-
-
 COMPARED = (
     "dealer", "direction", "hands", "bids", "high_bidder", "trump", "mode", "final_bids",
     "tricks", "tricks_won", "scores", "totals",
@@ -193,15 +190,96 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
             for seat, action in actions_of(rec):
                 match.apply(seat, action)
         except (RuleError, DealError, ActionFormatError) as exc:
-            raise ReplayMismatch(f"{where}: the engine refuses the logged play: {exc}") from None
-        got = match.finished.pop(0)
-        for field in COMPARED:
-            if got[field] != rec[field]:
-                raise ReplayMismatch(
-                    f"{where}: field {field!r} logged as {rec[field]!r}, "
-                    f"engine gives {got[field]!r}"
-                )
+            raise ReplayMismatch(
+                f"{where}: the engine refuses the logged play: {exc}", rec["deal"]
+            ) from None
+        check_fields(where, match.finished.pop(0), rec, COMPARED, rec["deal"])
     return len(records)
+
+
+def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
+    """Check that each of one match's deals logged as dealt from the seed holds the hands
+    (and deal 1 the dealer) that the match key gives: the run's secret reproduces its
+    deals. Returns the number of deals checked; raises ``ReplayMismatch``."""
+    from arena.truf.state import first_dealer, seeded_deal
+
+    checked = 0
+    for rec in records:
+        if rec.get("deal_source", "seed") != "seed":
+            continue
+        where = f"match {rec['match']} deal {rec['deal']}"
+        masks, _ = seeded_deal(key, int(rec["deal"]))
+        logged = [mask_of(Card.parse(c) for c in hand) for hand in rec["hands"]]
+        if logged != masks:
+            raise ReplayMismatch(f"{where}: the hands are not the ones the run's secret deals")
+        if rec["deal"] == 1 and rec["dealer"] != first_dealer(key):
+            raise ReplayMismatch(f"{where}: the dealer is not the one the run's secret draws")
+        checked += 1
+    return checked
+
+
+def _is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_str_list(x: object) -> bool:
+    return isinstance(x, list) and all(isinstance(v, str) for v in x)
+
+
+def check_deal_line(rec: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the first field of a replay record that a replay
+    cannot read (its values are judged by the replay itself)."""
+    missing = [f for f in REQUIRED_FIELDS if f not in rec]
+    if missing:
+        raise ValueError(f"missing field(s) {', '.join(map(repr, missing))}")
+    checks: tuple[tuple[str, bool, str], ...] = (
+        ("match", isinstance(rec["match"], str), "a string"),
+        ("deal", _is_int(rec["deal"]) and rec["deal"] >= 1, "a positive integer"),
+        ("variant", isinstance(rec["variant"], str), "a string"),
+        ("seats", _is_str_list(rec["seats"]), "a list of names"),
+        ("dealer", _is_int(rec["dealer"]), "a seat number"),
+        ("hands", isinstance(rec["hands"], list) and all(map(_is_str_list, rec["hands"])),
+         "a list of lists of card codes"),
+        ("bids", isinstance(rec["bids"], list), "a list"),
+        ("tricks", isinstance(rec["tricks"], list) and all(
+            isinstance(t, dict) and isinstance(t.get("cards"), list)
+            and all(isinstance(c, list) and len(c) == 2 and _is_int(c[0])
+                    and isinstance(c[1], str) for c in t["cards"])
+            for t in rec["tricks"]), "a list of tricks, each with its [seat, card] pairs"),
+        ("scoring", isinstance(rec.get("scoring", {}), dict), "an object"),
+    )  # fmt: skip
+    for name, ok, expected in checks:
+        if not ok:
+            raise ValueError(f"field {name!r} must be {expected}, got {rec[name]!r}")
+
+
+def replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tuple[int, int]:
+    """Replay a whole ``replays.jsonl`` given as (line number, record) pairs; returns
+    (deals, matches). A record a replay cannot read raises ``ValueError`` and one the
+    engine does not reproduce ``ReplayMismatch``, each naming ``name`` and the line."""
+    groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
+    for number, rec in lines:
+        try:
+            check_deal_line(rec)
+        except ValueError as exc:
+            raise ValueError(f"{name} line {number}: {exc}") from None
+        groups.setdefault(rec["match"], []).append((number, rec))
+    deals = 0
+    for match, numbered in groups.items():
+        numbered.sort(key=lambda pair: int(pair[1]["deal"]))
+        line_of = {rec["deal"]: number for number, rec in numbered}
+        try:
+            deals += replay_match([rec for _, rec in numbered])
+        except ReplayMismatch as exc:
+            where = f"line {line_of[exc.deal]}" if exc.deal in line_of else f"match {match}"
+            raise ReplayMismatch(f"{name} {where}: {exc}", exc.deal) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            lines_of = sorted(line_of.values())
+            raise ValueError(
+                f"{name} lines {lines_of[0]}-{lines_of[-1]} (match {match}): a record the "
+                f"replay cannot read ({type(exc).__name__}: {exc})"
+            ) from None
+    return deals, len(groups)
 
 
 def group_by_match(records: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
@@ -217,7 +295,10 @@ __all__ = [
     "REQUIRED_FIELDS",
     "SCHEMA",
     "ReplayMismatch",
+    "check_dealt",
     "deal_record",
+    "check_deal_line",
     "group_by_match",
+    "replay_log",
     "replay_match",
 ]

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from arena.cards import CARDS, SUIT_LETTERS, VALUES, Card, cards_of, mask_of
+from arena.seeding import rng
 from arena.truf import bidding, scoring
 from arena.truf.actions import (
     BID_SLICES,
@@ -101,9 +102,9 @@ def check_deal(hands: Sequence[Sequence[int]]) -> None:
             raise DealError(f"hand {seat} holds only A, K, Q and J; it must be redealt (ruling C2)")
 
 
-def deal_from_seed(rng: random.Random) -> tuple[list[int], int]:
+def deal_from_seed(gen: random.Random) -> tuple[list[int], int]:
     """Shuffle and deal 13 each until no hand breaks C2. Returns masks and redeals."""
-    rnd = rng.random
+    rnd = gen.random
     redeals = 0
     while True:
         # A uniform shuffle: order the deck by 52 random keys (C-speed, unlike shuffle()).
@@ -113,6 +114,16 @@ def deal_from_seed(rng: random.Random) -> tuple[list[int], int]:
         if not needs_redeal(hands):
             return hands, redeals
         redeals += 1  # C2: thrown in and dealt again by the same dealer
+
+
+def first_dealer(key: str) -> int:
+    """C7: the dealer of deal 1, drawn with the match key (``arena.seeding.match_key``)."""
+    return rng(key, "truf", "dealer").randrange(SEATS)
+
+
+def seeded_deal(key: str, deal: int) -> tuple[list[int], int]:
+    """Deal ``deal`` of the match with this key: hand masks and C2 redeals."""
+    return deal_from_seed(rng(key, "truf", "deal", deal))
 
 
 def direction_of(deal: int) -> int:
@@ -188,7 +199,8 @@ class TrufMatch:
         self.finished: list[dict[str, Any]] = []
         self.totals = [0] * SEATS
         self.deal_no = 0
-        self.dealer = random.Random(f"truf:{seed}:dealer").randrange(SEATS)  # C7, deal 1
+        # ``seed`` is the match key (arena.seeding): secret unless the run gave --seed.
+        self.dealer = first_dealer(str(seed))
         self.phase = _BID
         self._pub = None
         self._start_deal()
@@ -621,7 +633,7 @@ class TrufMatch:
                 self.dealer = given.dealer
             redeals, source = 0, given.source
         else:
-            hands, redeals = deal_from_seed(random.Random(f"truf:{self.seed}:deal:{deal}"))
+            hands, redeals = seeded_deal(str(self.seed), deal)
             source = "seed"
         self._dir = direction
         self._next = tuple((s + direction) % SEATS for s in range(SEATS))

@@ -109,6 +109,9 @@ OP_FROM: dict[int, DeclareOp] = {int(v): DeclareOp(k) for k, v in OP_TO.items()}
 CARD_OF: dict[str, Card] = dict(zip(CODES, CARDS, strict=True))  # exact codes: the fast path
 
 
+CODE_LIMIT = 8  # characters of a card code an error message repeats (' 10d ' is 5)
+
+
 def _card(code: str, where: str) -> Card:
     """The card of a code; also reads lower case and '10D'. Raises CardError naming ``where``."""
     card = CARD_OF.get(code)
@@ -117,7 +120,10 @@ def _card(code: str, where: str) -> Card:
     try:
         return Card.parse(code)
     except CardError as exc:
-        raise CardError(f"{where}: {exc}") from None
+        detail = str(exc)
+        if len(code) > CODE_LIMIT:  # never echo (nor keep) a bot's padding: say its length
+            detail = f"not a card code: {len(code)} characters, from {code[:8]!r}"
+        raise CardError(f"{where}: {detail}") from None
 
 
 def _cache(
@@ -432,6 +438,8 @@ def _action_from(msg: pb.TrufAction) -> Action:
     )
 
 
+# Legal actions as the referee wrote them (canonical, a few dozen distinct): cached by
+# their bytes. Never used for a bot's answers, whose bytes the bot chooses.
 _action_of_bytes = _bytes_memo(lambda data: _action_from(pb.TrufAction.FromString(data)), 16384)
 
 
@@ -440,10 +448,10 @@ def action_from_proto(msg: pb.TrufAction) -> Action:
 
     Only the form is checked here (a readable card, one or two distinct cards, a
     known op or mode); whether the action is legal is the engine's question. Card
-    codes are read leniently ("td" and "10D" are "TD").
+    codes are read leniently ("td" and "10D" are "TD"). Read from the parsed fields and
+    kept nowhere: unknown fields or padding a bot adds cost it, not the referee's memory.
     """
-    action: Action = _action_of_bytes(msg.SerializeToString())
-    return action
+    return _action_from(msg)
 
 
 def _declaration(msg: pb.TrufDeclaration, where: str) -> Declare:

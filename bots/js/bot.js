@@ -276,6 +276,7 @@ function session(ArenaService, opts) {
       switch (msg.message) {
         case "welcome":
           welcomed = true;
+          opts.reconnectToken = msg.welcome.reconnect_token || ""; // for the next hello
           log(`connected to ${opts.connect} as ${msg.welcome.entrant}`);
           break;
         case "decision_request": {
@@ -321,6 +322,7 @@ function session(ArenaService, opts) {
         bot_name: opts.name,
         bot_version: pkg.version,
         token: opts.token,
+        reconnect_token: opts.reconnectToken || "", // from the last Welcome, if any
         capacity: opts.capacity,
         games: ["truf"],
       },
@@ -353,7 +355,21 @@ function parseCli() {
   return { ...values, capacity };
 }
 
+// Launched by the arena (ARENA_PARENT_PID set): exit once the arena is gone, even after a
+// kill -9 that gave it no chance to stop its bots (arena/sdk.py does the same).
+function stopWithParent() {
+  const parent = Number(process.env.ARENA_PARENT_PID);
+  if (!Number.isInteger(parent) || parent <= 0) return;
+  setInterval(() => {
+    if (process.ppid !== parent) {
+      log(`the arena (pid ${parent}) is gone; stopping`);
+      process.exit(1);
+    }
+  }, 500).unref();
+}
+
 async function main() {
+  stopWithParent();
   const opts = parseCli();
   if (opts.error) {
     log(`error: ${opts.error}\n${USAGE}`);
@@ -366,7 +382,9 @@ async function main() {
     const { over, welcomed, status } = await session(ArenaService, opts);
     if (over) return 0;
     const name = Object.keys(grpc.status).find((k) => grpc.status[k] === status.code);
-    if (FATAL.has(status.code)) {
+    // RESOURCE_EXHAUSTED after a Welcome is a cut-off, not a refusal: we may come back.
+    const cut = welcomed && status.code === grpc.status.RESOURCE_EXHAUSTED;
+    if (FATAL.has(status.code) && !cut) {
       log(`error: the referee refused this bot: ${name}: ${status.details}`);
       return 1;
     }

@@ -38,37 +38,43 @@ class PlayResponse(_message.Message):
     def __init__(self, welcome: _Optional[_Union[Welcome, _Mapping]] = ..., decision_request: _Optional[_Union[DecisionRequest, _Mapping]] = ..., deal_result: _Optional[_Union[DealResult, _Mapping]] = ..., match_result: _Optional[_Union[MatchResult, _Mapping]] = ..., answer_rejected: _Optional[_Union[AnswerRejected, _Mapping]] = ..., tournament_over: _Optional[_Union[TournamentOver, _Mapping]] = ...) -> None: ...
 
 class Hello(_message.Message):
-    __slots__ = ("protocol_version", "bot_name", "bot_version", "token", "capacity", "games")
+    __slots__ = ("protocol_version", "bot_name", "bot_version", "token", "capacity", "games", "reconnect_token")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     BOT_NAME_FIELD_NUMBER: _ClassVar[int]
     BOT_VERSION_FIELD_NUMBER: _ClassVar[int]
     TOKEN_FIELD_NUMBER: _ClassVar[int]
     CAPACITY_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
+    RECONNECT_TOKEN_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     bot_name: str
     bot_version: str
     token: str
     capacity: int
     games: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, protocol_version: _Optional[int] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., token: _Optional[str] = ..., capacity: _Optional[int] = ..., games: _Optional[_Iterable[str]] = ...) -> None: ...
+    reconnect_token: str
+    def __init__(self, protocol_version: _Optional[int] = ..., bot_name: _Optional[str] = ..., bot_version: _Optional[str] = ..., token: _Optional[str] = ..., capacity: _Optional[int] = ..., games: _Optional[_Iterable[str]] = ..., reconnect_token: _Optional[str] = ...) -> None: ...
 
 class Welcome(_message.Message):
-    __slots__ = ("protocol_version", "entrant", "server_version", "decision_timeout_ms", "max_message_bytes")
+    __slots__ = ("protocol_version", "entrant", "server_version", "decision_timeout_ms", "max_message_bytes", "reconnect_token", "time_bank_ms")
     PROTOCOL_VERSION_FIELD_NUMBER: _ClassVar[int]
     ENTRANT_FIELD_NUMBER: _ClassVar[int]
     SERVER_VERSION_FIELD_NUMBER: _ClassVar[int]
     DECISION_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     MAX_MESSAGE_BYTES_FIELD_NUMBER: _ClassVar[int]
+    RECONNECT_TOKEN_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     protocol_version: int
     entrant: str
     server_version: str
     decision_timeout_ms: int
     max_message_bytes: int
-    def __init__(self, protocol_version: _Optional[int] = ..., entrant: _Optional[str] = ..., server_version: _Optional[str] = ..., decision_timeout_ms: _Optional[int] = ..., max_message_bytes: _Optional[int] = ...) -> None: ...
+    reconnect_token: str
+    time_bank_ms: int
+    def __init__(self, protocol_version: _Optional[int] = ..., entrant: _Optional[str] = ..., server_version: _Optional[str] = ..., decision_timeout_ms: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., reconnect_token: _Optional[str] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("request_id", "table_id", "match_id", "deal", "seat", "timeout_ms", "deadline", "truf")
+    __slots__ = ("request_id", "table_id", "match_id", "deal", "seat", "timeout_ms", "deadline", "truf", "base_timeout_ms", "time_bank_ms")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
@@ -77,6 +83,8 @@ class DecisionRequest(_message.Message):
     TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
     TRUF_FIELD_NUMBER: _ClassVar[int]
+    BASE_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
+    TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     table_id: str
     match_id: str
@@ -85,7 +93,9 @@ class DecisionRequest(_message.Message):
     timeout_ms: int
     deadline: _timestamp_pb2.Timestamp
     truf: _truf_pb2.TrufDecision
-    def __init__(self, request_id: _Optional[int] = ..., table_id: _Optional[str] = ..., match_id: _Optional[str] = ..., deal: _Optional[int] = ..., seat: _Optional[int] = ..., timeout_ms: _Optional[int] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., truf: _Optional[_Union[_truf_pb2.TrufDecision, _Mapping]] = ...) -> None: ...
+    base_timeout_ms: int
+    time_bank_ms: int
+    def __init__(self, request_id: _Optional[int] = ..., table_id: _Optional[str] = ..., match_id: _Optional[str] = ..., deal: _Optional[int] = ..., seat: _Optional[int] = ..., timeout_ms: _Optional[int] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., truf: _Optional[_Union[_truf_pb2.TrufDecision, _Mapping]] = ..., base_timeout_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
 
 class Answer(_message.Message):
     __slots__ = ("request_id", "index", "truf")

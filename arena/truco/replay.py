@@ -1,0 +1,131 @@
+"""The Truco replay log: one JSON object per hand (``"game": "truco"``), and
+``replay_match``, which plays stored hands back through the engine and reports the
+first field that differs. The format is documented in ``docs/results.md``."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from arena.errors import ActionFormatError, DealError, RuleError
+from arena.records import envelope
+from arena.replaycheck import ReplayMismatch, check_fields
+from arena.truco.actions import parse_action
+from arena.truco.bout import Bout
+from arena.truco.cards import Card, codes
+
+if TYPE_CHECKING:
+    from arena.truco.state import TrucoMatch
+
+SCHEMA = 1
+
+
+def bout_record(b: Bout) -> dict[str, Any]:
+    """One play of tricks (the table's, or one duel's)."""
+    envido: dict[str, Any] | None = None
+    if b.envido_calls:
+        envido = {
+            "calls": [c.value for c in b.envido_calls],
+            "result": b.envido_state,  # "refused" or "settled"
+            "declarations": [[s, p] for s, p in b.declarations],
+            "team": None if b.envido_points is None else b.envido_points[0],
+            "points": None if b.envido_points is None else b.envido_points[1],
+            "shown": None if b.shown is None else [b.shown[0], codes(list(b.shown[1]))],
+        }
+    return {
+        "seats": list(b.order),
+        "mano": b.mano,
+        "actions": [[s, str(a)] for s, a in b.log],
+        "tricks": [
+            {"leader": t.leader, "cards": [[s, c.code] for s, c in t.cards], "winner": t.winner}
+            for t in b.tricks
+        ],
+        "ended": b.ended,
+        "trick_winner": b.trick_winner,
+        "stake": b.level + 1,
+        "truco": None if b.truco_points is None else list(b.truco_points),
+        "envido": envido,
+        "folded": sorted(b.folded),
+        "points": list(b.points()),
+    }
+
+
+def hand_record(match: TrucoMatch, points: Sequence[int]) -> dict[str, Any]:
+    """The replay record of the hand ``match`` has just finished."""
+    return {
+        **envelope("truco", SCHEMA, match.match_id, match.hand_no, match.names),
+        "target": match.rules.points,
+        "envido_count": match.rules.envido_count.value,
+        "teams": [list(t) for t in match.teams],
+        "dealer": match.dealer,
+        "mano": match.mano,
+        "kind": match.kind,
+        "source": match.source,
+        "hands": [codes(list(h)) for h in match.dealt],
+        "scores_before": list(match.scores_before),
+        "plays": [bout_record(b) for b in match.bouts],
+        "points": list(points),
+        "scores": list(match.scores),
+        "totals": list(match.totals),
+        "faults": [],
+    }
+
+
+# What a bot's ``deal_over`` hook gets: the record without the unplayed cards (R14:
+# never shown, except the envido winner's, which ``plays[].envido.shown`` holds) and
+# without what only the log needs.
+PUBLIC_HAND_KEYS = (
+    "deal", "dealer", "mano", "kind", "scores_before", "plays", "points", "scores", "totals",
+)  # fmt: skip
+
+
+def public_hand(record: Mapping[str, Any]) -> dict[str, Any]:
+    """A hand's public summary, a fresh copy: nothing a bot does to it reaches the log."""
+    return {key: copy.deepcopy(record[key]) for key in PUBLIC_HAND_KEYS}
+
+
+COMPARED = ("dealer", "mano", "kind", "hands", "scores_before", "plays", "points", "scores",
+            "totals")  # fmt: skip
+
+
+def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
+    """Play one match's stored hands (in order, from hand 1) back through the engine and
+    check every compared field. Returns the number of hands checked; raises
+    ``ReplayMismatch`` naming the match, hand and field that differs."""
+    from arena.truco.rules import TrucoRules
+    from arena.truco.state import HandSpec, TrucoMatch
+
+    if not records:
+        return 0
+    first = records[0]
+    match_id = str(first["match"])
+    try:
+        rules = TrucoRules(
+            seats=len(first["seats"]),
+            points=int(first["target"]),
+            envido_count=first["envido_count"],
+        )
+        specs = [
+            HandSpec(
+                tuple(tuple(Card.parse(c) for c in h) for h in rec["hands"]),
+                int(rec["dealer"]) if i == 0 else None,  # later dealers are recomputed (R3)
+                "replay",
+            )
+            for i, rec in enumerate(records)
+        ]
+        match = TrucoMatch(rules, match_id=match_id, names=first["seats"], hands=specs)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ReplayMismatch(f"match {match_id}: cannot set the match up: {exc}") from None
+    for rec in records:
+        where = f"match {match_id} hand {rec['deal']}"
+        try:
+            for play in rec["plays"]:
+                for seat, text in play["actions"]:
+                    match.apply(int(seat), parse_action(text))
+        except (RuleError, DealError, ActionFormatError) as exc:
+            raise ReplayMismatch(f"{where}: the engine refuses the logged play: {exc}") from None
+        if not match.finished:
+            raise ReplayMismatch(f"{where}: the logged actions do not finish the hand")
+        check_fields(where, match.finished.pop(0), rec, COMPARED)
+    return len(records)

@@ -1,0 +1,353 @@
+"""The honest bots' decision rate under floods, against the calm rate.
+
+Each scenario is a small loopback tournament as ``arena tournament`` plays it: the
+referee (``start_server``, its default limits) in this process, four entrants as
+separate processes, all tables in play at once. Three entrants are bundled ``random``
+bots through the SDK, and what the bench measures is the decisions those three answer
+per second of the schedule. The fourth entrant, and the flood, differ:
+
+* ``calm``: a fourth ``random`` bot; no flood. The machine's speed drifts from one
+  minute to the next (other tenants), so each flood is measured right after a calm run
+  and compared with it, ``--repeat`` times, and the median of those ratios is reported.
+* ``junk``: the fourth entrant is a raw-stub bot that answers every request legally and
+  then sends 63 junk messages of 60 KB (an unknown field), the audit's attack. Each time
+  it is cut off it dials again with its token and carries on.
+* ``health``, ``reflection``, ``bad-hello``: a fourth ``random`` bot, and one flood
+  client process calling ``Health/Check``, a reflection ``list_services`` stream, or
+  ``Play`` with a hello of an unknown protocol version.
+
+The machine has two cores shared by every process here (and by other tenants), so a
+flooder's own CPU competes with the bots whatever the referee does. To compare like
+with like, every flood comes from ONE process on one channel, at a fixed target rate
+(``--rate``, 1,250 calls a second, the audit's health flood) with at most
+``--in-flight`` (64) calls open at once: a call waits for a free slot, as a client that
+reads its replies must. A refusal that the referee delays (``Limits.refusal_delay``)
+therefore slows the flooder down, which is the point of the delay.
+
+``--unlimited`` runs the same floods against a referee whose ``Gate`` limits are set out
+of reach, for comparison (the per-bot budget cannot be switched off).
+
+Each scenario also counts the CPU time of every process it ran (referee, bots, flooder,
+start-up included) per honest decision: other tenants slow a scenario down without
+adding to it, so its ratio to calm shows the work a flood adds more steadily.
+
+Run: ``python bench/flood.py [--rounds R] [--deals D] [--repeat K] [--unlimited]``. Prints
+each calm/flood pair: the honest decisions per second, their ratio (the goal: at least
+0.8), and how the flooder's calls ended and how many it started a second; then the
+median ratio per flood. It reports; it asserts nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+# This folder holds grpc.py: keep it off the import path, or it shadows grpc.
+if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+    sys.path.pop(0)
+
+import argparse
+import asyncio
+import contextlib
+import json
+import queue
+import resource
+import signal
+import subprocess
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from arena._proto.truf.arena.v1 import arena_pb2 as pb
+from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.referee.host import bot_command, run_schedule, wait_for_entrants
+from arena.referee.limits import Limits
+from arena.referee.server import Entrant, Referee, start_server
+from arena.results import ResultsWriter
+from arena.run import RunConfig, make_plan, tune_gc
+from arena.wire.pbwire import tag, uv
+
+ROOT = Path(__file__).resolve().parents[1]
+FLOODS = ("junk", "health", "reflection", "bad-hello")
+CLIENT_FLOODS = FLOODS[1:]  # a flood client process; junk comes from an entrant
+HONEST = 3  # entrants 0-2: the bots whose decisions count
+UNLIMITED = Limits(
+    calls_per_second=1e9,
+    calls_burst=10**9,
+    all_calls_per_second=1e9,
+    all_calls_burst=10**9,
+    open_streams=10**9,
+    waiting_streams=10**9,
+    waiting_per_address=10**9,
+    failed_hellos_per_second=1e9,
+    failed_hellos_burst=10**9,
+)
+
+
+class Counted:
+    """An entrant whose answered decisions are counted (what the table asks of it is
+    passed through unchanged)."""
+
+    def __init__(self, entrant: Entrant) -> None:
+        self.entrant = entrant
+        self.answered = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.entrant, name)
+
+    async def decide(self, **kwargs: Any) -> Any:
+        answer = await self.entrant.decide(**kwargs)
+        self.answered += 1
+        return answer
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH", "")) if p)
+    return env
+
+
+async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace) -> dict[str, Any]:
+    config = RunConfig(rounds=rounds, bots=["random"] * 4, seed=1, deals=deals)
+    plan = make_plan(config)
+    cpu = _cpu()
+    tokens = {f"token-{i}": entrant for i, entrant in enumerate(plan.entrants)}
+    referee = Referee(tokens=tokens)
+    limits = UNLIMITED if args.unlimited else Limits()
+    server, port = await start_server(referee, "127.0.0.1:0", limits=limits)
+    address = f"127.0.0.1:{port}"
+    procs: list[subprocess.Popen[bytes]] = []
+    for i, token in enumerate(tokens):
+        if name == "junk" and i == HONEST:
+            cmd = [sys.executable, __file__, "--junk-bot", address, "--token", token]
+        else:
+            cmd = bot_command("random", address, token, f"1:{i}")
+        procs.append(subprocess.Popen(cmd, env=_env(), stderr=subprocess.DEVNULL))
+    flooder = None
+    try:
+        await wait_for_entrants(referee, len(tokens), [], 60)
+        if name in CLIENT_FLOODS:
+            flooder = subprocess.Popen(
+                [sys.executable, __file__, "--flood", name, address,
+                 "--rate", str(args.rate), "--in-flight", str(args.in_flight)],
+                env=_env(), stdout=subprocess.PIPE,
+            )  # fmt: skip
+            assert flooder.stdout is not None
+            await asyncio.to_thread(flooder.stdout.readline)  # it is ready
+            await asyncio.sleep(0.5)  # and under way before the first table starts
+        counted = {e.name: Counted(e) for e in referee.entrants}
+        honest = [counted[name] for name in plan.entrants[:HONEST]]
+        with tempfile.TemporaryDirectory() as tmp, ResultsWriter(tmp, fsync=False) as writer:
+            start = time.perf_counter()
+            decisions = await run_schedule(
+                plan,
+                counted,  # type: ignore[arg-type]
+                writer,
+                skip=frozenset(),
+                on_match=lambda outcome, total: None,
+            )
+            seconds = time.perf_counter() - start
+        await referee.goodbye()
+        await referee.wait_all_gone(5)
+    finally:
+        codes: dict[str, Any] = {}
+        if flooder is not None:
+            flooder.send_signal(signal.SIGTERM)
+            out, _ = await asyncio.to_thread(flooder.communicate, timeout=30)
+            codes = json.loads(out or b"{}")  # the ready line was read
+        for p in procs:
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                await asyncio.to_thread(p.wait, 5)
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        await server.stop(0.5)
+    answered = sum(c.answered for c in honest)
+    return {
+        "honest_rate": answered / seconds,
+        "rate": decisions / seconds,
+        "seconds": seconds,
+        "cpu_us": 1e6 * (_cpu() - cpu) / answered,
+        "flood": codes,
+    }
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (the bots and the
+    flooder, once reaped): every process of a scenario, start-up and shut-down included."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+# ------------------------------------------------------------ the flood client
+
+
+async def flood(kind: str, address: str, rate: float, in_flight: int) -> None:
+    """Call ``kind`` at ``rate`` calls a second, at most ``in_flight`` open at once, until
+    SIGTERM; then print how the calls ended, and how many a second were started, as JSON."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    loop.add_signal_handler(signal.SIGTERM, stop.set)
+    codes: Counter[str] = Counter()
+    slots = asyncio.Semaphore(in_flight)
+    tasks: set[asyncio.Task[None]] = set()
+    async with grpc.aio.insecure_channel(address) as channel:
+        call = {"health": _health, "reflection": _reflection, "bad-hello": _bad_hello}[kind]
+
+        async def one() -> None:
+            try:
+                await call(channel)
+                codes["OK"] += 1
+            except grpc.aio.AioRpcError as exc:
+                codes[exc.code().name] += 1
+            finally:
+                slots.release()
+
+        print("ready", flush=True)
+        start = due = loop.time()
+        started = 0
+        while not stop.is_set():
+            await slots.acquire()
+            task = loop.create_task(one())
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+            started += 1
+            due = max(due + 1 / rate, loop.time() - 0.1)  # no catching up in a burst
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), due - loop.time())
+        elapsed = loop.time() - start
+        for task in list(tasks):
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    print(json.dumps({"per_second": round(started / elapsed), **codes}), flush=True)
+
+
+async def _health(channel: grpc.aio.Channel) -> None:
+    await health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest())
+
+
+async def _reflection(channel: grpc.aio.Channel) -> None:
+    stub = reflection_pb2_grpc.ServerReflectionStub(channel)
+    request = reflection_pb2.ServerReflectionRequest(list_services="")
+    async for _ in stub.ServerReflectionInfo(iter([request])):
+        pass
+
+
+async def _bad_hello(channel: grpc.aio.Channel) -> None:
+    msg = pb.PlayRequest()
+    msg.hello.protocol_version, msg.hello.bot_name = 99, "flood"
+    async for _ in pb_grpc.ArenaServiceStub(channel).Play(iter([msg])):
+        pass
+
+
+# ------------------------------------------------------------ the junk bot
+
+JUNK = tag(1000, 2) + uv(60_000) + b"j" * 60_000  # a PlayRequest of one unknown field
+JUNK_PER_ANSWER = 63
+
+
+def junk_bot(address: str, token: str) -> None:
+    """Answers every request with index 0, then sends 63 junk messages; dials again
+    whenever the referee ends its stream, until the tournament is over."""
+    while True:
+        outbox: queue.SimpleQueue[bytes | None] = queue.SimpleQueue()
+        hello = pb.PlayRequest()
+        hello.hello.protocol_version, hello.hello.bot_name = 1, "junk"
+        hello.hello.token, hello.hello.capacity = token, 16
+        outbox.put(hello.SerializeToString())
+
+        def requests(box: queue.SimpleQueue[bytes | None] = outbox) -> Iterator[bytes]:
+            while (msg := box.get()) is not None:
+                yield msg
+
+        with grpc.insecure_channel(address) as channel:
+            play = channel.stream_stream(
+                "/truf.arena.v1.ArenaService/Play",
+                request_serializer=lambda m: m,
+                response_deserializer=pb.PlayResponse.FromString,
+            )
+            try:
+                for msg in play(requests()):
+                    if msg.HasField("tournament_over"):
+                        return
+                    if msg.HasField("decision_request"):
+                        answer = pb.PlayRequest()
+                        answer.answer.request_id = msg.decision_request.request_id
+                        outbox.put(answer.SerializeToString())
+                        for _ in range(JUNK_PER_ANSWER):
+                            outbox.put(JUNK)
+            except grpc.RpcError:
+                pass  # cut off, or refused: dial again
+            finally:
+                outbox.put(None)
+        time.sleep(0.1)
+
+
+# ------------------------------------------------------------------- main
+
+
+def describe(name: str, result: dict[str, Any]) -> str:
+    flood = result["flood"]
+    return f"{name} {result['honest_rate']:,.0f}/s {result['cpu_us']:,.0f} us CPU" + (
+        f" {flood}" if flood else ""
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=16, help="rounds per tournament")
+    parser.add_argument("--deals", type=int, default=0, help="deals per match (0: 13)")
+    parser.add_argument("--repeat", type=int, default=3, help="calm/flood pairs per flood")
+    parser.add_argument("--rate", type=float, default=1250.0, help="flood calls a second")
+    parser.add_argument("--in-flight", type=int, default=64, help="flood calls open at once")
+    parser.add_argument("--unlimited", action="store_true", help="the Gate's limits out of reach")
+    parser.add_argument("--floods", default=",".join(FLOODS), help="which floods, comma-separated")
+    parser.add_argument("--flood", nargs=2, metavar=("KIND", "ADDR"), help=argparse.SUPPRESS)
+    parser.add_argument("--junk-bot", metavar="ADDR", help=argparse.SUPPRESS)
+    parser.add_argument("--token", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.flood:
+        asyncio.run(flood(args.flood[0], args.flood[1], args.rate, args.in_flight))
+        return
+    if args.junk_bot:
+        junk_bot(args.junk_bot, args.token)
+        return
+    floods = args.floods.split(",")
+    if unknown := set(floods) - set(FLOODS):
+        parser.error(f"unknown flood(s): {', '.join(sorted(unknown))}; known: {', '.join(FLOODS)}")
+    tune_gc()  # as `arena tournament` runs its referee
+    limits = "limits out of reach (--unlimited)" if args.unlimited else "default limits"
+    print(
+        f"4 entrants ({HONEST} honest random bots counted), {args.rounds} rounds, {limits}; "
+        f"floods: one process, {args.rate:g} calls/s, at most {args.in_flight} in flight"
+    )
+    ratios: dict[str, list[tuple[float, float]]] = {name: [] for name in floods}
+    for n in range(1, args.repeat + 1):
+        for name in floods:
+            calm = asyncio.run(scenario("calm", args.rounds, args.deals, args))
+            flooded = asyncio.run(scenario(name, args.rounds, args.deals, args))
+            ratio = flooded["honest_rate"] / calm["honest_rate"]
+            cpu = flooded["cpu_us"] / calm["cpu_us"]
+            ratios[name].append((ratio, cpu))
+            print(
+                f"#{n} {describe('calm', calm)}  {describe(name, flooded)}  "
+                f"ratio {ratio:.2f} (CPU {cpu:.2f})",
+                flush=True,
+            )
+    print("honest decisions/s under each flood as a ratio to calm, median pair")
+    print("(and CPU per honest decision, all processes, as a ratio to calm):")
+    for name, values in ratios.items():
+        ratio, cpu = sorted(values)[len(values) // 2]
+        print(f"  {name:<11} {ratio:.2f} (CPU {cpu:.2f})")
+
+
+if __name__ == "__main__":
+    main()

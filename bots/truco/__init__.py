@@ -1,0 +1,28 @@
+"""The bundled Truco bots, weakest first: ``random`` (``bots.random``, which plays any
+game), ``basic`` (calls and answers by fixed thresholds on its own cards) and ``shrewd``
+(estimates its chances by sampling the cards it has not seen, and plays the card that
+rolls out best). Each plays 2, 4 and 6 seats, in-process.
+"""
+
+from __future__ import annotations
+
+from arena.bot import BaseBot
+
+BUNDLED = ("random", "basic", "shrewd")
+
+
+def bot_class(name: str) -> type[BaseBot]:
+    """The class of the bundled Truco bot ``name``."""
+    if name == "random":
+        from bots.random import Bot as RandomBot
+
+        return RandomBot
+    if name == "basic":
+        from bots.truco.basic import Bot as BasicBot
+
+        return BasicBot
+    if name == "shrewd":
+        from bots.truco.shrewd import Bot as ShrewdBot
+
+        return ShrewdBot
+    raise ValueError(f"no bundled Truco bot {name!r}; there are: {', '.join(BUNDLED)}")

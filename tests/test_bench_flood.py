@@ -1,0 +1,40 @@
+"""bench/flood.py runs a calm and a flooded tournament per flood and reports their ratio,
+with what the flooder's calls came back with. At a tiny size, to check that it works:
+speed is the bench's to report, never a test's."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "bench/flood.py", "--rounds", "1", "--deals", "1", "--repeat", "1",
+         *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )  # fmt: skip
+
+
+def test_the_flood_bench_reports_each_flood_against_calm() -> None:
+    out = bench("--floods", "junk,bad-hello")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert re.match(r"#1 calm [\d,]+/s [\d,]+ us CPU  junk [\d,]+/s .* ratio \d+\.\d\d", lines[1])
+    # The flooder's calls: the first hellos are refused for their version, then the
+    # address is refused outright.
+    assert "FAILED_PRECONDITION" in lines[2] and "UNAVAILABLE" in lines[2], lines[2]
+    assert re.fullmatch(r"  bad-hello +\d+\.\d\d \(CPU \d+\.\d\d\)", lines[-1]), lines
+
+
+def test_an_unknown_flood_is_an_error_not_a_traceback() -> None:
+    out = bench("--floods", "ping")
+    assert out.returncode == 2
+    assert "unknown flood(s): ping" in out.stderr and "Traceback" not in out.stderr
