@@ -14,7 +14,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-BUNDLED = ("random", "greedy", "planner", "tracker")
+BUNDLED = ("random", "greedy", "planner", "tracker")  # Truf's
+
+
+def bundled_bots(game: str = "truf") -> dict[str, str]:
+    """The bundled Python bots of ``game``: name -> the module whose ``Bot`` class it is
+    (a program too: ``python -m MODULE --connect HOST:PORT``). Empty for a game with none."""
+    if game == "truco":
+        from bots.truco import MODULES
+
+        return dict(MODULES)
+    if game == "truf":
+        return {name: f"bots.{name}" for name in BUNDLED}
+    return {}
+
 
 HERE = Path(__file__).resolve().parent
 

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from arena.cards import CODES, SUIT_LETTERS, Card, mask_of
-from arena.replaycheck import ReplayMismatch, check_fields
+from arena.replaycheck import ReplayMismatch, check_fields, replay_lines
 from arena.truf.actions import BIDS, MODES, PLAYS, Action, Bid, Declare, Mode, declare
 from arena.truf.errors import ActionFormatError, DealError, RuleError
 from arena.truf.events import (
@@ -257,29 +257,7 @@ def replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tup
     """Replay a whole ``replays.jsonl`` given as (line number, record) pairs; returns
     (deals, matches). A record a replay cannot read raises ``ValueError`` and one the
     engine does not reproduce ``ReplayMismatch``, each naming ``name`` and the line."""
-    groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
-    for number, rec in lines:
-        try:
-            check_deal_line(rec)
-        except ValueError as exc:
-            raise ValueError(f"{name} line {number}: {exc}") from None
-        groups.setdefault(rec["match"], []).append((number, rec))
-    deals = 0
-    for match, numbered in groups.items():
-        numbered.sort(key=lambda pair: int(pair[1]["deal"]))
-        line_of = {rec["deal"]: number for number, rec in numbered}
-        try:
-            deals += replay_match([rec for _, rec in numbered])
-        except ReplayMismatch as exc:
-            where = f"line {line_of[exc.deal]}" if exc.deal in line_of else f"match {match}"
-            raise ReplayMismatch(f"{name} {where}: {exc}", exc.deal) from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            lines_of = sorted(line_of.values())
-            raise ValueError(
-                f"{name} lines {lines_of[0]}-{lines_of[-1]} (match {match}): a record the "
-                f"replay cannot read ({type(exc).__name__}: {exc})"
-            ) from None
-    return deals, len(groups)
+    return replay_lines(lines, name, check_deal_line, replay_match)
 
 
 def group_by_match(records: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
