@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arena.seats import alternating_teams
 from arena.truco.game import TrucoGame
 from arena.truco.rules import TrucoRules
 from arena.truf.replay import public_deal
@@ -162,6 +163,12 @@ class GameEntry:
     # Checks one match's deals against its match key (the hands the secret deals).
     check_dealt: Callable[[Sequence[Mapping[str, Any]], str], int]
     stats: tuple[StatColumn, ...]  # the leaderboard columns of the game
+    # Whether the gRPC referee plays the game (its proto messages and wire codec exist);
+    # until then a run of it is in-process only, and over gRPC it is refused up front.
+    over_grpc: bool = True
+    # The seats of each team at a table of n seats, when partners depend on the seating
+    # (the scheduler then rotates partners: arena.partners); None: every seat for itself.
+    teams: Callable[[int], tuple[tuple[int, ...], ...]] | None = None
 
 
 def _truf(values: Mapping[str, Any], deals_file: str | None) -> Game:
@@ -253,6 +260,8 @@ REGISTRY: dict[str, GameEntry] = {
                 StatColumn("envidos_won_rate", "envido won", "envidos_won", percent=True),
                 StatColumn("truco_refused_rate", "refused", "truco_refused", percent=True),
             ),
+            over_grpc=False,  # the Truco wire codec is not merged yet
+            teams=alternating_teams,  # ruling R2
         ),
     )
 }

@@ -248,6 +248,12 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
         raise ConfigError(f"--time-bank must be 0 or more, got {config.time_bank}")
     if config.strikes < 1:
         raise ConfigError(f"--strikes must be at least 1, got {config.strikes}")
+    entry = game_entry(config.game)
+    if config.transport == "grpc" and not entry.over_grpc:
+        raise ConfigError(
+            f"{entry.title} is played in-process only in this version (the referee does not "
+            f"speak it over gRPC yet): play it with arena tournament --in-process"
+        )
     game = config.make_game()
     entrants = config.entrants()
     if len(entrants) < game.table_size:
