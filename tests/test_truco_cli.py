@@ -242,3 +242,32 @@ def test_the_stronger_truco_bot_beats_the_weaker_in_a_100_round_run(tmp_path: Pa
     assert code == 0, text
     rows = json.loads((out / "leaderboard.json").read_text())["rows"]
     assert [r["bot"] for r in rows] == ["shrewd", "basic", "random"]
+
+
+def _damage(out: Path, change: str) -> None:
+    lines = (out / "replays.jsonl").read_text().splitlines(keepends=True)
+    rec = json.loads(lines[1])
+    if change == "points":
+        rec["points"] = [p + 1 for p in rec["points"]]
+    elif change == "action":
+        rec["plays"][0]["actions"][0][1] = "play 9X"
+    else:
+        del rec["plays"]
+    lines[1] = json.dumps(rec) + "\n"
+    (out / "replays.jsonl").write_text("".join(lines))
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("points", "replays.jsonl line 2: match r0001-t01 hand 2: field 'points' logged as"),
+        ("action", "replays.jsonl line 2: match r0001-t01 hand 2: the engine refuses"),
+        ("missing", "replays.jsonl line 2: missing field(s) 'plays'"),
+    ],
+)
+def test_verify_names_the_line_of_a_damaged_truco_log(
+    tmp_path: Path, change: str, message: str
+) -> None:
+    out = truco_run(tmp_path / "r", "--seats", "2", rounds=1)
+    _damage(out, change)
+    assert message in one_line_error("verify", str(out))
