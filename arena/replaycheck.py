@@ -15,6 +15,37 @@ class ReplayMismatch(AssertionError):
         self.deal = deal
 
 
+def is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def is_str_list(x: object) -> bool:
+    return isinstance(x, list) and all(isinstance(v, str) for v in x)
+
+
+def check_envelope(rec: Mapping[str, Any], required: Iterable[str]) -> None:
+    """Raise ``ValueError`` naming the first of the ``required`` fields a replay record
+    lacks, or the first envelope field (``arena.records``) a replay cannot read."""
+    missing = [f for f in required if f not in rec]
+    if missing:
+        raise ValueError(f"missing field(s) {', '.join(map(repr, missing))}")
+    check_values(
+        rec,
+        (
+            ("match", isinstance(rec["match"], str), "a string"),
+            ("deal", is_int(rec["deal"]) and rec["deal"] >= 1, "a positive integer"),
+            ("seats", is_str_list(rec["seats"]), "a list of names"),
+        ),
+    )
+
+
+def check_values(rec: Mapping[str, Any], checks: Iterable[tuple[str, bool, str]]) -> None:
+    """Raise ``ValueError`` for the first (field, ok, what it must be) that is not ok."""
+    for name, ok, expected in checks:
+        if not ok:
+            raise ValueError(f"field {name!r} must be {expected}, got {rec[name]!r}")
+
+
 def check_fields(
     where: str,
     got: Mapping[str, Any],

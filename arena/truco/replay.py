@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import ActionFormatError, DealError, RuleError
 from arena.records import envelope
-from arena.replaycheck import ReplayMismatch, check_fields, replay_lines
+from arena.replaycheck import (
+    ReplayMismatch,
+    check_envelope,
+    check_fields,
+    check_values,
+    replay_lines,
+)
+from arena.replaycheck import is_int as _is_int
+from arena.replaycheck import is_str_list as _is_str_list
 from arena.truco.actions import parse_action
 from arena.truco.bout import Bout
 from arena.truco.cards import Card, codes
@@ -140,13 +148,8 @@ REQUIRED_FIELDS = ("schema", "game", "match", "deal", "seats", "target", "envido
 def check_hand_line(rec: Mapping[str, Any]) -> None:
     """Raise ``ValueError`` naming the first field of a hand record that a replay cannot
     read (its values are judged by the replay itself)."""
-    missing = [f for f in REQUIRED_FIELDS if f not in rec]
-    if missing:
-        raise ValueError(f"missing field(s) {', '.join(map(repr, missing))}")
+    check_envelope(rec, REQUIRED_FIELDS)
     checks: tuple[tuple[str, bool, str], ...] = (
-        ("match", isinstance(rec["match"], str), "a string"),
-        ("deal", _is_int(rec["deal"]) and rec["deal"] >= 1, "a positive integer"),
-        ("seats", _is_str_list(rec["seats"]), "a list of names"),
         ("dealer", _is_int(rec["dealer"]), "a seat number"),
         ("hands", isinstance(rec["hands"], list) and all(map(_is_str_list, rec["hands"])),
          "a list of lists of card codes"),
@@ -156,17 +159,7 @@ def check_hand_line(rec: Mapping[str, Any]) -> None:
                     and isinstance(a[1], str) for a in p["actions"])
             for p in rec["plays"]), "a list of plays, each with its [seat, action] pairs"),
     )  # fmt: skip
-    for name, ok, expected in checks:
-        if not ok:
-            raise ValueError(f"field {name!r} must be {expected}, got {rec[name]!r}")
-
-
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _is_str_list(x: object) -> bool:
-    return isinstance(x, list) and all(isinstance(v, str) for v in x)
+    check_values(rec, checks)
 
 
 def replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tuple[int, int]:
