@@ -25,6 +25,7 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from typer.core import TyperGroup
 
 from arena import __version__
+from arena.games import REGISTRY, game_entry
 from arena.results import SECRET, TOURNAMENT, ResultsWriter, repair
 from arena.run import (
     ConfigError,
@@ -190,12 +191,40 @@ BotsOpt = Annotated[
         "or module:Class. A repeated name gives separate entrants (random#1, random#2).",
     ),
 ]
-VariantO = Annotated[VariantOpt, typer.Option("--variant", help="Rule variant (rulings C* or T*).")]
+
+
+def _known_game(value: str) -> str:
+    if value not in REGISTRY:
+        raise typer.BadParameter(f"{value!r} is not one of: {', '.join(REGISTRY)}")
+    return value
+
+
+GameO = Annotated[
+    str,
+    typer.Option(
+        "--game",
+        "-g",
+        metavar="GAME",
+        callback=_known_game,
+        help=f"The game: {' or '.join(REGISTRY)}.",
+    ),
+]
+VariantO = Annotated[
+    VariantOpt, typer.Option("--variant", help="Truf: rule variant (rulings C* or T*).")
+]
+SeatsO = Annotated[
+    int,
+    typer.Option("--seats", metavar="N", help="Truco: seats at a table, 2, 4 or 6 (ruling R2)."),
+]
+PointsO = Annotated[
+    int,
+    typer.Option("--points", metavar="N", help="Truco: the game is to 30 or 15 points (R11)."),
+]
 ScoringO = Annotated[
     ScoringOpt | None,
     typer.Option(
         "--scoring",
-        help="Classic scoring method (ruling C13). [default: 1]",
+        help="Truf: classic scoring method (ruling C13). [default: 1]",
         show_default=False,
     ),
 ]
@@ -205,7 +234,7 @@ MultO = Annotated[
         "--multiplier",
         min=1,
         metavar="N",
-        help="Multiplier of scoring methods 3 and 2+3 (C13). [default: 2]",
+        help="Truf: multiplier of scoring methods 3 and 2+3 (C13). [default: 2]",
         show_default=False,
     ),
 ]
@@ -215,13 +244,15 @@ DealsO = Annotated[
         "--deals",
         min=0,
         metavar="N",
-        help="Deals per match; 0 = the variant's default (13 classic, 6 target).",
+        help="Truf: deals per match; 0 = the variant's default (13 classic, 6 target).",
     ),
 ]
 DealsFileO = Annotated[
     Path | None,
     typer.Option(
-        "--deals-file", metavar="FILE", help="Play these deals (JSON Lines, see docs/results.md)."
+        "--deals-file",
+        metavar="FILE",
+        help="Play these deals (Truco: these hands; JSON Lines, see docs/results.md).",
     ),
 ]
 SeedO = Annotated[
@@ -293,6 +324,24 @@ ListenO = Annotated[
 ]
 
 
+def _game_options(ctx: typer.Context, game: str, seats: int, points: int) -> dict[str, Any]:
+    """The RunConfig fields of the game choice. An option of another game given on the
+    command line is refused, with the reason, before anything is written."""
+    entry = game_entry(game)
+    given = {
+        max(p.opts, key=len)
+        for p in ctx.command.params
+        if (source := ctx.get_parameter_source(p.name or "")) and source.name == "COMMANDLINE"
+    }
+    for other in REGISTRY.values():
+        for option in sorted(given & set(other.options) - set(entry.options)):
+            raise ConfigError(
+                f"{option} is a {other.title} option; a {entry.title} tournament "
+                f"(--game {entry.name}) does not take it"
+            )
+    return {"game": entry.name, "seats": seats, "points": points}
+
+
 def _common(
     rounds: int,
     variant: VariantOpt,
@@ -347,6 +396,9 @@ def tournament(
     *,
     rounds: RoundsOpt = 100,
     bots: BotsOpt = None,
+    game: GameO = "truf",
+    seats: SeatsO = 4,
+    points: PointsO = 30,
     variant: VariantO = VariantOpt.classic,
     scoring: ScoringO = None,
     multiplier: MultO = None,
@@ -401,11 +453,13 @@ def tournament(
                 _refuse_network_options(
                     listen, decision_timeout, time_bank, grace, tls_cert, tls_key
                 )
-            specs = parse_bots(bots) if bots else RunConfig().bots
+            chosen = _game_options(ctx, game, seats, points)
+            specs = parse_bots(bots) if bots else list(game_entry(game).default_entrants)
             config = RunConfig(
                 bots=specs,
                 names=entrant_names_for(specs),
                 transport="in-process" if in_process else "grpc",
+                **chosen,
                 **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                           decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
             )  # fmt: skip
@@ -518,7 +572,7 @@ def run_tournament(
     if config.transport == "grpc":  # a bot or an address that cannot work: say so before any file
         from arena.referee.host import check_launchable
 
-        check_bot_names(config.bots)
+        check_bot_names(config.bots, config.game)
         check_launchable(list(config.bots))
         check_listen(config.listen)
     if fresh:
@@ -533,7 +587,7 @@ def run_tournament(
         total = len(plan.tables())
         dealt = "secret deals" if config.seed is None else f"seed {config.seed} (deals not secret)"
         out.print(
-            f"[bold]Truf Arena[/] {plan.game.describe()['variant']} · "
+            f"[bold]Truf Arena[/] {_headline(config, plan)} · "
             f"{len(plan.entrants)} entrants · {config.rounds} rounds · {total} matches · "
             f"{dealt} · results in {escape(str(directory))}",
             highlight=False,
@@ -563,6 +617,14 @@ def run_tournament(
     show_leaderboard(directory, plan.entrants)
 
 
+def _headline(config: RunConfig, plan: Any) -> str:
+    """What the header line says of the game: Truf's variant ("classic"), else the game's
+    name and its rules ("truco 4 seats · to 30 points")."""
+    entry = game_entry(config.game)
+    rules = entry.headline(plan.game)
+    return rules if entry.name == "truf" else f"{entry.name} {rules}"
+
+
 class _Null:
     def __enter__(self) -> None:
         return None
@@ -576,7 +638,7 @@ def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None
     from arena.leaderboard import build_leaderboard, write_csv, write_json
 
     records = finished_matches(directory)
-    rows = build_leaderboard(records, entrants)
+    rows = build_leaderboard(records, entrants, game=load_config(directory).game)
     write_csv(rows, directory / "leaderboard.csv")
     write_json(rows, directory / "leaderboard.json", {"matches": len(records)})
     out.print(leaderboard_table(rows, title=f"Leaderboard · {len(records)} matches"))
@@ -585,6 +647,7 @@ def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None
 
 @app.command()
 def serve(
+    ctx: typer.Context,
     *,
     entrants: Annotated[
         int,
@@ -614,6 +677,9 @@ def serve(
         ),
     ] = False,
     rounds: RoundsOpt = 100,
+    game: GameO = "truf",
+    seats: SeatsO = 4,
+    points: PointsO = 30,
     variant: VariantO = VariantOpt.classic,
     scoring: ScoringO = None,
     multiplier: MultO = None,
@@ -641,6 +707,7 @@ def serve(
             bots=[],  # the bots that connect
             transport="grpc",
             external=True,
+            **_game_options(ctx, game, seats, points),
             **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                       decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
         )  # fmt: skip
@@ -822,10 +889,11 @@ def leaderboard(
         if not matches_path.exists():
             raise ValueError(f"{directory} is not a results directory: no matches.jsonl")
         records = load_matches(matches_path)
-        entrants = None
+        entrants, game = None, None
         with contextlib.suppress(ValueError):  # no tournament.json: names from the matches
-            entrants = load_config(directory).entrants()
-        rows = build_leaderboard(records, entrants)
+            config = load_config(directory)
+            entrants, game = config.entrants(), config.game
+        rows = build_leaderboard(records, entrants, game=game)
     except ValueError as exc:
         raise fail(str(exc)) from None
     if format is Format.table:
@@ -846,9 +914,11 @@ def verify(
 ) -> None:
     """Replay every logged deal through the engine and check each result against the rulings;
     where the run's secret (or --seed) is known, check that it deals the logged hands."""
+    from arena.games import record_game
+    from arena.replaycheck import ReplayMismatch
     from arena.results import REPLAYS, read_jsonl_numbered
     from arena.seeding import match_key
-    from arena.truf.replay import ReplayMismatch, check_dealt, group_by_match, replay_log
+    from arena.truf.replay import group_by_match
 
     try:
         if not directory.is_dir():
@@ -857,12 +927,17 @@ def verify(
         lines = read_jsonl_numbered(path)
         if not lines:
             raise ValueError(f"no replays to check in {directory} ({REPLAYS} is missing or empty)")
-        deals, matches = replay_log(lines, str(path))
+        games = {record_game(rec) for _, rec in lines}
+        if len(games) > 1:
+            several = ", ".join(sorted(games))
+            raise ValueError(f"{path} mixes the records of several games: {several}")
+        entry = game_entry(games.pop())
+        deals, matches = entry.replay_log(lines, str(path))
         secret = _known_secret(directory)
         dealt = 0
         if secret is not None:
             for match_id, recs in group_by_match(rec for _, rec in lines).items():
-                dealt += check_dealt(recs, match_key(secret, match_id))
+                dealt += entry.check_dealt(recs, match_key(secret, match_id))
     except ReplayMismatch as exc:
         raise fail(f"replay mismatch: {exc}") from None
     except ValueError as exc:

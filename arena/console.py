@@ -14,31 +14,15 @@ from rich.console import Console, ConsoleOptions, JustifyMethod, RenderResult
 from rich.table import Table
 from rich.text import Text
 
-from arena.leaderboard import LeaderboardRow, format_cell
+from arena.leaderboard import COLUMNS, Row, format_cell, headers_of, row_columns
 
-# (column, header, justify); the order matches the markdown table.
-_COLUMNS: tuple[tuple[str, str, JustifyMethod], ...] = (
-    ("rank", "#", "right"),
-    ("bot", "bot", "left"),
-    ("conservative", "μ−3σ", "right"),
-    ("mu", "μ", "right"),
-    ("sigma", "σ", "right"),
-    ("matches", "matches", "right"),
-    ("wins", "wins", "right"),
-    ("avg_placement", "avg place", "right"),
-    ("avg_score_per_deal", "score/deal", "right"),
-    ("exact_rate", "exact", "right"),
-    ("timeouts", "timeouts", "right"),
-    ("illegal", "illegal", "right"),
-    ("disconnects", "disc.", "right"),
-    ("forfeits", "forfeits", "right"),
-    ("disqualified", "DQ", "right"),
-)
+_SHORT = {"disconnects": "disc."}  # headers shortened in the terminal
 _FAULT_COLUMNS = ("timeouts", "illegal", "disconnects", "forfeits", "disqualified")
 _FAULTS = "faults"  # the fault columns folded into one, "t/i/d/f/DQ", when space is short
 _FAULTS_HEADER = "faults"
-# What a narrower terminal keeps, most important first; the rest are left out (they are
-# always in leaderboard.csv, leaderboard.json and --format markdown).
+# What a narrower terminal keeps, most important first, then the game's own statistics in
+# their order; the rest are left out (they are always in leaderboard.csv, leaderboard.json
+# and --format markdown).
 _PRIORITY = (
     "rank",
     "bot",
@@ -49,8 +33,6 @@ _PRIORITY = (
     "mu",
     "sigma",
     "avg_placement",
-    "avg_score_per_deal",
-    "exact_rate",
 )
 _CAPTION = "sorted by μ−3σ (TrueSkill)"
 
@@ -70,10 +52,23 @@ class LeaderboardTable:
     column when there is room; in a narrower terminal the fault columns fold into one
     and the least important columns are left out, so names and numbers are never cut."""
 
-    rows: Sequence[LeaderboardRow]
+    rows: Sequence[Row]
     title: str = "Leaderboard"
 
-    def _cells(self, row: LeaderboardRow, column: str) -> str:
+    @property
+    def _columns(self) -> list[tuple[str, str, JustifyMethod]]:
+        """(column, header, justify) of the rows' game; the order matches markdown's."""
+        columns = row_columns(self.rows[0]) if self.rows else COLUMNS
+        return [
+            (c, _SHORT.get(c, h), "left" if c == "bot" else "right") for c, h in headers_of(columns)
+        ]
+
+    @property
+    def _priority(self) -> list[str]:
+        shown = [c for c, _, _ in self._columns]
+        return [*_PRIORITY, *(c for c in shown if c not in _PRIORITY and c not in _FAULT_COLUMNS)]
+
+    def _cells(self, row: Row, column: str) -> str:
         if column == _FAULTS:
             return "/".join(str(getattr(row, c)) for c in _FAULT_COLUMNS)
         return format_cell(column, getattr(row, column))
@@ -83,15 +78,15 @@ class LeaderboardTable:
 
     def columns_for(self, width: int) -> list[str]:
         """The columns shown at ``width`` cells, in display order."""
-        headers = {c: h for c, h, _ in _COLUMNS} | {_FAULTS: _FAULTS_HEADER}
-        every = [c for c, _, _ in _COLUMNS]
+        headers = {c: h for c, h, _ in self._columns} | {_FAULTS: _FAULTS_HEADER}
+        every = [c for c, _, _ in self._columns]
         if self._total(every, headers) <= width:
             return every
         chosen: list[str] = []
-        for column in _PRIORITY:
+        for column in self._priority:
             if self._total([*chosen, column], headers) <= width or len(chosen) < 2:
                 chosen.append(column)  # rank and bot always, whatever the width
-        order = [c for c, _, _ in _COLUMNS]
+        order = [c for c, _, _ in self._columns]
         return sorted(chosen, key=lambda c: order.index(c) if c in order else len(order))
 
     def _total(self, columns: Sequence[str], headers: dict[str, str]) -> int:
@@ -106,11 +101,11 @@ class LeaderboardTable:
         if _FAULTS in shown:
             caption += " · faults: timeouts/illegal/disconnected/forfeits/DQ"
         folded = _FAULT_COLUMNS if _FAULTS in shown else ()
-        if any(c not in shown and c not in folded for c, _, _ in _COLUMNS):
+        if any(c not in shown and c not in folded for c, _, _ in self._columns):
             caption += " · more columns in a wider terminal, or --format markdown"
         table = Table(title=plain(self.title), caption=plain(caption), header_style="bold")
-        justify = {c: j for c, _, j in _COLUMNS} | {_FAULTS: "right"}
-        headers = {c: h for c, h, _ in _COLUMNS} | {_FAULTS: _FAULTS_HEADER}
+        justify = {c: j for c, _, j in self._columns} | {_FAULTS: "right"}
+        headers = {c: h for c, h, _ in self._columns} | {_FAULTS: _FAULTS_HEADER}
         for column in columns:
             table.add_column(
                 plain(headers[column]),
@@ -137,9 +132,7 @@ class LeaderboardTable:
         yield self.build(options.max_width)
 
 
-def leaderboard_table(
-    rows: Sequence[LeaderboardRow], title: str = "Leaderboard"
-) -> LeaderboardTable:
+def leaderboard_table(rows: Sequence[Row], title: str = "Leaderboard") -> LeaderboardTable:
     """The leaderboard as a rich renderable: sorted as given, faults highlighted when
     non-zero, as many columns as the console's width holds."""
     return LeaderboardTable(rows, title)

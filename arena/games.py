@@ -7,10 +7,11 @@ all come from here, so Truco or Ruff & Trump can join as further ``Game``s.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arena.seats import alternating_teams
 from arena.truco.game import TrucoGame
 from arena.truco.rules import TrucoRules
 from arena.truf.replay import public_deal
@@ -104,7 +105,7 @@ class TrufGame:
         return {"deals": len(records), "exact": exact}
 
 
-GAMES = ("truf", "truco")
+GAMES = ("truf", "truco")  # what ``make_game`` builds; ``REGISTRY`` says how the arena runs each
 
 
 def make_game(
@@ -125,3 +126,156 @@ def make_game(
     if rules is not None and not isinstance(rules, TrufRules):
         raise ValueError(f"Truf takes TrufRules, not {type(rules).__name__}")
     return TrufGame(rules or TrufRules(), tuple(deals))
+
+
+# --- the registry: what the runner, CLI, leaderboard and verify know of each game ----
+
+
+@dataclass(frozen=True)
+class StatColumn:
+    """A leaderboard column a game adds: per entrant, the sum over its matches of the
+    match records' per-seat ``field`` divided by the deals (hands) it played."""
+
+    name: str  # the column in leaderboard.csv / .json
+    header: str  # shown in the terminal and markdown tables
+    field: str  # a per-seat list in every matches.jsonl line of the game
+    percent: bool = False  # shown as a percentage
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game as the arena runs it. Adding a game is adding an entry to ``REGISTRY``:
+    the runner, the CLI, the leaderboard and ``arena verify`` read nothing else."""
+
+    name: str
+    title: str  # as people write it: "Truf"
+    # The options only this game takes: CLI option -> RunConfig field (and its default).
+    options: Mapping[str, tuple[str, Any]]
+    # The game under the run's option values (RunConfig fields) and deals file (a path).
+    build: Callable[[Mapping[str, Any], str | None], Game]
+    # What the header line says of the rules: "classic", "4 seats · to 30 points".
+    headline: Callable[[Game], str]
+    # Bundled bots are looked up in ``bots.bundled_bots(name)``; these play by default.
+    default_entrants: tuple[str, ...]
+    # Replays a whole replays.jsonl of the game, (line number, record) pairs -> (deals,
+    # matches); raises ValueError or arena.replaycheck.ReplayMismatch naming the line.
+    replay_log: Callable[[Sequence[tuple[int, Mapping[str, Any]]], str], tuple[int, int]]
+    # Checks one match's deals against its match key (the hands the secret deals).
+    check_dealt: Callable[[Sequence[Mapping[str, Any]], str], int]
+    stats: tuple[StatColumn, ...]  # the leaderboard columns of the game
+    # Whether the gRPC referee plays the game (its proto messages and wire codec exist);
+    # until then a run of it is in-process only, and over gRPC it is refused up front.
+    # The seats of each team at a table of n seats, when partners depend on the seating
+    # (the scheduler then rotates partners: arena.partners); None: every seat for itself.
+    teams: Callable[[int], tuple[tuple[int, ...], ...]] | None = None
+
+
+def _truf(values: Mapping[str, Any], deals_file: str | None) -> Game:
+    from arena.truf.dealsfile import load_deals
+
+    rules = TrufRules(
+        variant=values["variant"],
+        scoring=values["scoring"],
+        multiplier=values["multiplier"],
+        deals=values["deals"],
+    )
+    return make_game("truf", rules=rules, deals=load_deals(deals_file) if deals_file else ())
+
+
+def _truco(values: Mapping[str, Any], deals_file: str | None) -> Game:
+    from arena.truco.dealsfile import load_hands
+
+    rules = TrucoRules(seats=values["seats"], points=values["points"])
+    return TrucoGame(rules, tuple(load_hands(deals_file, rules.seats)) if deals_file else ())
+
+
+def _truf_replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tuple[int, int]:
+    from arena.truf.replay import replay_log
+
+    return replay_log(lines, name)
+
+
+def _truf_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
+    from arena.truf.replay import check_dealt
+
+    return check_dealt(records, key)
+
+
+def _truco_replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tuple[int, int]:
+    from arena.truco.replay import replay_log
+
+    return replay_log(lines, name)
+
+
+def _truco_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
+    from arena.truco.replay import check_dealt
+
+    return check_dealt(records, key)
+
+
+def _truco_headline(game: Game) -> str:
+    rules = game.describe()
+    return f"{rules['seats']} seats · to {rules['points']} points"
+
+
+REGISTRY: dict[str, GameEntry] = {
+    entry.name: entry
+    for entry in (
+        GameEntry(
+            name="truf",
+            title="Truf",
+            options={
+                "--variant": ("variant", "classic"),
+                "--scoring": ("scoring", "1"),
+                "--multiplier": ("multiplier", 2),
+                "--deals": ("deals", 0),
+            },
+            build=_truf,
+            headline=lambda game: str(game.describe()["variant"]),
+            default_entrants=("random", "greedy", "planner", "tracker"),
+            replay_log=_truf_replay_log,
+            check_dealt=_truf_dealt,
+            stats=(
+                StatColumn("avg_score_per_deal", "score/deal", "totals"),
+                StatColumn("exact_rate", "exact", "exact", percent=True),
+            ),
+        ),
+        GameEntry(
+            name="truco",
+            title="Truco",
+            options={"--seats": ("seats", 4), "--points": ("points", 30)},  # R2, R11
+            build=_truco,
+            headline=_truco_headline,
+            # Two of each bundled Truco bot: six entrants fill a table of 2, 4 or 6 seats,
+            # and every bot meets its own kind as partner and as opponent (house choice).
+            default_entrants=("random", "random", "basic", "basic", "shrewd", "shrewd"),
+            replay_log=_truco_replay_log,
+            check_dealt=_truco_dealt,
+            stats=(
+                StatColumn("points_for_per_hand", "for/hand", "totals"),
+                StatColumn("points_against_per_hand", "against/hand", "points_against"),
+                StatColumn("envido_points_per_hand", "envido/hand", "envido_points"),
+                StatColumn("truco_points_per_hand", "truco/hand", "truco_points"),
+                StatColumn("envidos_won_rate", "envido won", "envidos_won", percent=True),
+                StatColumn("truco_refused_rate", "refused", "truco_refused", percent=True),
+            ),
+            teams=alternating_teams,  # ruling R2
+        ),
+    )
+}
+
+
+def game_entry(name: str) -> GameEntry:
+    """The registry entry of game ``name``; a ValueError naming the games otherwise."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown game {name!r}; this arena plays: {', '.join(REGISTRY)}"
+        ) from None
+
+
+def record_game(record: Mapping[str, Any]) -> str:
+    """The game a results line belongs to (lines written before Truco have no "game")."""
+    game = record.get("game", "truf")
+    return game if isinstance(game, str) else repr(game)

@@ -1,7 +1,8 @@
 """The leaderboard: ratings and per-entrant statistics from ``matches.jsonl``.
 
-Builds one row per entrant (TrueSkill rating plus placement, score, exact-bid and
-fault statistics) and reads and writes ``leaderboard.csv`` and ``leaderboard.json``
+Builds one row per entrant (TrueSkill rating plus placement, the game's own statistics
+(``arena.games.REGISTRY[game].stats``: Truf's score per deal and exact bids, Truco's points
+per hand...) and fault statistics) and reads and writes ``leaderboard.csv`` and ``leaderboard.json``
 (formats in ``docs/results.md``). Numbers are rounded to ``DECIMALS`` places so that
 the same matches always give the same bytes. Knows nothing of any game's rules:
 seats, teams and ranks come from the records.
@@ -15,10 +16,12 @@ import json
 import os
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields, make_dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+from arena.games import REGISTRY, record_game
 from arena.ratings import DEFAULT_PARAMS, RatingError, RatingParams, Ratings
 
 SCHEMA = 1
@@ -41,8 +44,11 @@ COLUMNS = (
     "forfeits",
     "disqualified",
 )
+_HEAD = COLUMNS[:8]  # rank .. avg_placement: every game's
+_TAIL = COLUMNS[-5:]  # the faults: every game's
+_STATS = {s.name: s for entry in REGISTRY.values() for s in entry.stats}
 _FLOATS = frozenset({"mu", "sigma", "conservative"})
-_OPTIONAL_FLOATS = frozenset({"avg_placement", "avg_score_per_deal", "exact_rate"})
+_OPTIONAL_FLOATS = frozenset({"avg_placement", *_STATS})
 _FAULTS = ("timeout", "illegal", "disconnect")  # keys of a match record's "faults"
 
 
@@ -74,6 +80,51 @@ class LeaderboardRow:
         return {c: getattr(self, c) for c in COLUMNS}
 
 
+Row = Any  # a LeaderboardRow, or another game's row (``row_class``): the same but its stats
+
+
+def columns_of(game: str) -> tuple[str, ...]:
+    """The leaderboard columns of ``game``: the shared ones around the game's stats."""
+    return (*_HEAD, *(s.name for s in REGISTRY[game].stats), *_TAIL)
+
+
+def row_columns(row: Row) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(row))
+
+
+def _as_dict(self: Any) -> dict[str, Any]:
+    return {c: getattr(self, c) for c in row_columns(self)}
+
+
+@cache
+def row_class(game: str) -> type[Any]:
+    """The frozen row dataclass of ``game``'s leaderboard (Truf's is ``LeaderboardRow``)."""
+    if columns_of(game) == COLUMNS:
+        return LeaderboardRow
+    types = {f.name: f.type for f in fields(LeaderboardRow)}
+    spec = [(c, types.get(c, "float | None")) for c in columns_of(game)]
+    return make_dataclass(
+        f"{REGISTRY[game].title}LeaderboardRow",
+        spec,
+        frozen=True,
+        kw_only=True,
+        namespace={"as_dict": _as_dict},
+    )
+
+
+def _game_of(records: Sequence[Mapping[str, Any]], game: str | None) -> str:
+    """The one game ``records`` are of (``game`` when there are none; Truf by default)."""
+    games = {record_game(r) for r in records}
+    if len(games) > 1:
+        raise ResultsError(f"the matches are of several games: {', '.join(sorted(games))}")
+    if games:
+        found = games.pop()
+        if game is not None and found != game:
+            raise ResultsError(f"the matches are of {found}, not of {game}")
+        return found
+    return game or "truf"
+
+
 # --- match records ------------------------------------------------------------------
 
 
@@ -84,8 +135,12 @@ def check_match_record(record: object) -> None:
         raise ResultsError("expected a JSON object")
     if record.get("schema") != SCHEMA:
         raise ResultsError(f"unsupported schema {record.get('schema')!r} (expected {SCHEMA})")
+    game = record_game(record)
+    if game not in REGISTRY:
+        raise ResultsError(f"unknown game {game!r} (this arena knows {', '.join(REGISTRY)})")
+    stats = [s.field for s in REGISTRY[game].stats if s.field != "totals"]
     for name in ("match", "round", "table", "seats", "teams", "totals", "ranks", "deals",
-                 "exact", "faults", "disqualified", "forfeit"):  # fmt: skip
+                 *stats, "faults", "disqualified", "forfeit"):  # fmt: skip
         if name not in record:
             raise ResultsError(f"missing field {name!r}")
     if not isinstance(record["match"], str):
@@ -112,7 +167,8 @@ def check_match_record(record: object) -> None:
         raise ResultsError("'teams' must hold at least 2 teams")
     _check_per_seat(record["totals"], "totals", n, _is_number)
     _check_per_seat(record["ranks"], "ranks", n, lambda r: _is_int(r) and 1 <= r <= n)
-    _check_per_seat(record["exact"], "exact", n, lambda e: _is_int(e) and e >= 0)
+    for name in stats:
+        _check_per_seat(record[name], name, n, lambda e: _is_int(e) and e >= 0)
     _check_per_seat(record["disqualified"], "disqualified", n, lambda b: isinstance(b, bool))
     _check_per_seat(record["forfeit"], "forfeit", n, lambda b: isinstance(b, bool))
     faults = record["faults"]
@@ -188,14 +244,13 @@ class _Tally:
     matches: int = 0
     wins: int = 0
     placements: int = 0
-    score: float = 0.0
     deals: int = 0
-    exact: int = 0
     timeouts: int = 0
     illegal: int = 0
     disconnects: int = 0
     forfeits: int = 0
     disqualified: int = 0
+    stats: dict[str, float] = field(default_factory=dict)  # a stat's field -> its sum
 
 
 def build_leaderboard(
@@ -203,13 +258,15 @@ def build_leaderboard(
     entrants: Sequence[str] | None = None,
     *,
     params: RatingParams = DEFAULT_PARAMS,
-) -> list[LeaderboardRow]:
+    game: str | None = None,
+) -> list[Row]:
     """One row per entrant (every name in ``entrants`` and in the records), best first.
 
     Ratings are computed in schedule order, so the order of ``records`` does not matter.
     Rows are sorted by the conservative rating, then mu, then name. ``wins`` and
     ``avg_placement`` use each match's recorded ``ranks`` (by total); only the rating
-    puts a disqualified seat last.
+    puts a disqualified seat last. The columns are those of the records' game (``game``
+    when there are none).
     """
     records = list(records)
     seen: set[str] = set()
@@ -221,6 +278,9 @@ def build_leaderboard(
         if record["match"] in seen:
             raise ResultsError(f"match {record['match']!r} appears twice")
         seen.add(record["match"])
+    game = _game_of(records, game)
+    stats = REGISTRY[game].stats
+    row = row_class(game)
 
     ratings = Ratings(params)
     try:
@@ -236,9 +296,9 @@ def build_leaderboard(
             t.matches += 1
             t.wins += record["ranks"][seat] == 1
             t.placements += record["ranks"][seat]
-            t.score += record["totals"][seat]
             t.deals += record["deals"]
-            t.exact += record["exact"][seat]
+            for stat in stats:
+                t.stats[stat.field] = t.stats.get(stat.field, 0.0) + record[stat.field][seat]
             t.timeouts += faults["timeout"][seat]
             t.illegal += faults["illegal"][seat]
             t.disconnects += faults["disconnect"][seat]
@@ -253,7 +313,7 @@ def build_leaderboard(
     for position, name in enumerate(sorted(tallies, key=sort_key), start=1):
         t, r = tallies[name], ratings.rating(name)
         rows.append(
-            LeaderboardRow(
+            row(
                 rank=position,
                 bot=name,
                 mu=_round(r.mu),
@@ -262,8 +322,7 @@ def build_leaderboard(
                 matches=t.matches,
                 wins=t.wins,
                 avg_placement=_ratio(t.placements, t.matches),
-                avg_score_per_deal=_ratio(t.score, t.deals),
-                exact_rate=_ratio(t.exact, t.deals),
+                **{s.name: _ratio(t.stats.get(s.field, 0.0), t.deals) for s in stats},
                 timeouts=t.timeouts,
                 illegal=t.illegal,
                 disconnects=t.disconnects,
@@ -309,21 +368,22 @@ def _csv_cell(value: object) -> str:
     return str(value)
 
 
-def to_csv(rows: Sequence[LeaderboardRow]) -> str:
+def to_csv(rows: Sequence[Row]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(COLUMNS)
+    columns = row_columns(rows[0]) if rows else COLUMNS
+    writer.writerow(columns)
     for row in rows:
-        writer.writerow([_csv_cell(getattr(row, c)) for c in COLUMNS])
+        writer.writerow([_csv_cell(getattr(row, c)) for c in columns])
     return out.getvalue()
 
 
-def write_csv(rows: Sequence[LeaderboardRow], path: str | Path) -> None:
+def write_csv(rows: Sequence[Row], path: str | Path) -> None:
     _write_atomic(Path(path), to_csv(rows))
 
 
 def to_json(
-    rows: Sequence[LeaderboardRow],
+    rows: Sequence[Row],
     meta: Mapping[str, Any],
     *,
     params: RatingParams = DEFAULT_PARAMS,
@@ -338,7 +398,7 @@ def to_json(
 
 
 def write_json(
-    rows: Sequence[LeaderboardRow],
+    rows: Sequence[Row],
     path: str | Path,
     meta: Mapping[str, Any],
     *,
@@ -347,14 +407,20 @@ def write_json(
     _write_atomic(Path(path), to_json(rows, meta, params=params))
 
 
-def _row_from(values: Mapping[str, Any], where: str) -> LeaderboardRow:
-    """A row from JSON values or CSV strings; ``where`` prefixes any error."""
-    missing = [c for c in COLUMNS if c not in values]
+def _row_from(values: Mapping[str, Any], where: str) -> Row:
+    """A row from JSON values or CSV strings (of the game whose stat columns are there;
+    Truf's by default); ``where`` prefixes any error."""
+    game = next(
+        (g for g, e in REGISTRY.items() if e.stats and all(s.name in values for s in e.stats)),
+        "truf",
+    )
+    columns = columns_of(game)
+    missing = [c for c in columns if c not in values]
     if missing:
         raise ResultsError(f"{where}: missing column(s) {', '.join(missing)}")
     out: dict[str, Any] = {}
     try:
-        for c in COLUMNS:
+        for c in columns:
             v = values[c]
             if c == "bot":
                 if not isinstance(v, str):
@@ -372,10 +438,10 @@ def _row_from(values: Mapping[str, Any], where: str) -> LeaderboardRow:
                 out[c] = int(v)
     except (TypeError, ValueError):
         raise ResultsError(f"{where}: bad value for {c!r}: {values[c]!r}") from None
-    return LeaderboardRow(**out)
+    return row_class(game)(**out)
 
 
-def read_leaderboard_json(path: str | Path) -> tuple[list[LeaderboardRow], dict[str, Any]]:
+def read_leaderboard_json(path: str | Path) -> tuple[list[Row], dict[str, Any]]:
     """Read a ``leaderboard.json``: its rows and its ``meta``."""
     path = Path(path)
     try:
@@ -396,7 +462,7 @@ def read_leaderboard_json(path: str | Path) -> tuple[list[LeaderboardRow], dict[
     return rows, dict(doc.get("meta", {}))
 
 
-def read_csv(path: str | Path) -> list[LeaderboardRow]:
+def read_csv(path: str | Path) -> list[Row]:
     """Read a ``leaderboard.csv``."""
     path = Path(path)
     try:
@@ -410,7 +476,7 @@ def read_csv(path: str | Path) -> list[LeaderboardRow]:
 
 # --- markdown -----------------------------------------------------------------------
 
-_MD_HEADERS = (
+_CORE_HEADERS = (
     ("rank", "#"),
     ("bot", "bot"),
     ("conservative", "μ−3σ"),
@@ -419,8 +485,6 @@ _MD_HEADERS = (
     ("matches", "matches"),
     ("wins", "wins"),
     ("avg_placement", "avg place"),
-    ("avg_score_per_deal", "score/deal"),
-    ("exact_rate", "exact"),
     ("timeouts", "timeouts"),
     ("illegal", "illegal"),
     ("disconnects", "disconnects"),
@@ -429,25 +493,39 @@ _MD_HEADERS = (
 )
 
 
+def headers_of(columns: Sequence[str]) -> list[tuple[str, str]]:
+    """(column, header as shown) in the order of the markdown and console tables: the
+    shared columns, the game's stats after ``avg_placement``."""
+    core = dict(_CORE_HEADERS)
+    return [(c, core[c] if c in core else _STATS[c].header) for c in _display_order(columns)]
+
+
+def _display_order(columns: Sequence[str]) -> list[str]:
+    """The order people see: rank, bot, μ−3σ, μ, σ, then the rest as in the files."""
+    first = ["rank", "bot", "conservative", "mu", "sigma"]
+    return [*first, *(c for c in columns if c not in first)]
+
+
 def format_cell(column: str, value: object) -> str:
     """A cell as shown to people (markdown and the console): 2 decimals, a percentage
-    for ``exact_rate``, a dash for no data."""
+    for a rate (Truf's ``exact_rate``...), a dash for no data."""
     if value is None:
         return "—"
-    if column == "exact_rate" and isinstance(value, float):
+    if column in _STATS and _STATS[column].percent and isinstance(value, float):
         return f"{value:.1%}"
     if isinstance(value, float):
         return f"{value:.2f}"
     return str(value)
 
 
-def to_markdown(rows: Sequence[LeaderboardRow]) -> str:
+def to_markdown(rows: Sequence[Row]) -> str:
     """A GitHub-flavoured markdown table, numbers right-aligned."""
-    head = "| " + " | ".join(h for _, h in _MD_HEADERS) + " |"
-    rule = "|" + "|".join(":---" if c == "bot" else "---:" for c, _ in _MD_HEADERS) + "|"
+    headers = headers_of(row_columns(rows[0]) if rows else COLUMNS)
+    head = "| " + " | ".join(h for _, h in headers) + " |"
+    rule = "|" + "|".join(":---" if c == "bot" else "---:" for c, _ in headers) + "|"
     lines = [head, rule]
     for row in rows:
-        cells = [format_cell(c, getattr(row, c)) for c, _ in _MD_HEADERS]
+        cells = [format_cell(c, getattr(row, c)) for c, _ in headers]
         cells[1] = cells[1].replace("|", "\\|")
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 
@@ -13,6 +13,37 @@ class ReplayMismatch(AssertionError):
     def __init__(self, message: str, deal: int | None = None) -> None:
         super().__init__(message)
         self.deal = deal
+
+
+def is_int(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def is_str_list(x: object) -> bool:
+    return isinstance(x, list) and all(isinstance(v, str) for v in x)
+
+
+def check_envelope(rec: Mapping[str, Any], required: Iterable[str]) -> None:
+    """Raise ``ValueError`` naming the first of the ``required`` fields a replay record
+    lacks, or the first envelope field (``arena.records``) a replay cannot read."""
+    missing = [f for f in required if f not in rec]
+    if missing:
+        raise ValueError(f"missing field(s) {', '.join(map(repr, missing))}")
+    check_values(
+        rec,
+        (
+            ("match", isinstance(rec["match"], str), "a string"),
+            ("deal", is_int(rec["deal"]) and rec["deal"] >= 1, "a positive integer"),
+            ("seats", is_str_list(rec["seats"]), "a list of names"),
+        ),
+    )
+
+
+def check_values(rec: Mapping[str, Any], checks: Iterable[tuple[str, bool, str]]) -> None:
+    """Raise ``ValueError`` for the first (field, ok, what it must be) that is not ok."""
+    for name, ok, expected in checks:
+        if not ok:
+            raise ValueError(f"field {name!r} must be {expected}, got {rec[name]!r}")
 
 
 def check_fields(
@@ -31,3 +62,39 @@ def check_fields(
                 f"engine gives {got[field]!r}",
                 deal,
             )
+
+
+def replay_lines(
+    lines: Sequence[tuple[int, Mapping[str, Any]]],
+    name: str,
+    check_line: Callable[[Mapping[str, Any]], None],
+    replay_match: Callable[[Sequence[Mapping[str, Any]]], int],
+) -> tuple[int, int]:
+    """Replay a whole ``replays.jsonl`` of one game, given as (line number, record) pairs;
+    returns (deals, matches). ``check_line`` raises ValueError for a record a replay
+    cannot read, ``replay_match`` replays one match's records in deal order. Errors
+    name ``name`` and the line: ValueError for an unreadable record, ReplayMismatch for
+    one the engine does not reproduce."""
+    groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
+    for number, rec in lines:
+        try:
+            check_line(rec)
+        except ValueError as exc:
+            raise ValueError(f"{name} line {number}: {exc}") from None
+        groups.setdefault(rec["match"], []).append((number, rec))
+    deals = 0
+    for match, numbered in groups.items():
+        numbered.sort(key=lambda pair: int(pair[1]["deal"]))
+        line_of = {rec["deal"]: number for number, rec in numbered}
+        try:
+            deals += replay_match([rec for _, rec in numbered])
+        except ReplayMismatch as exc:
+            where = f"line {line_of[exc.deal]}" if exc.deal in line_of else f"match {match}"
+            raise ReplayMismatch(f"{name} {where}: {exc}", exc.deal) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            lines_of = sorted(line_of.values())
+            raise ValueError(
+                f"{name} lines {lines_of[0]}-{lines_of[-1]} (match {match}): a record the "
+                f"replay cannot read ({type(exc).__name__}: {exc})"
+            ) from None
+    return deals, len(groups)

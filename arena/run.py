@@ -29,15 +29,13 @@ from typing import Any
 
 from arena import __version__
 from arena.bot import Bot
-from arena.games import make_game
+from arena.games import REGISTRY, Game, game_entry
 from arena.loading import instantiate, load_class
 from arena.results import MATCHES, SECRET, TOURNAMENT, ResultsDirError, read_jsonl
 from arena.seeding import bot_seed, new_secret, seeded_secret
 from arena.tournament import TournamentPlan, entrant_names
-from arena.truf.dealsfile import load_deals
-from arena.truf.rules import TrufRules
 
-DEFAULT_BOTS = ("random", "greedy", "planner", "tracker")
+DEFAULT_BOTS = REGISTRY["truf"].default_entrants  # the default game's
 CONFIG_SCHEMA = 1
 
 
@@ -54,6 +52,8 @@ class RunConfig:
     scoring: str = "1"
     multiplier: int = 2
     deals: int = 0  # 0: the variant's default
+    seats: int = 4  # Truco: 2, 4 or 6 (R2)
+    points: int = 30  # Truco: the target, 30 or 15 (R11)
     deals_file: str | None = None
     seed: int | None = None  # None: secret deals (a fresh run secret); an int: --seed
     transport: str = "grpc"  # or "in-process"
@@ -71,13 +71,10 @@ class RunConfig:
     # bot's own name: ``entrant_names_for``); None: the names are ``bots`` made unique.
     names: list[str] | None = None
 
-    def rules(self) -> TrufRules:
-        return TrufRules(
-            variant=self.variant,  # type: ignore[arg-type]
-            scoring=self.scoring,  # type: ignore[arg-type]
-            multiplier=self.multiplier,
-            deals=self.deals,
-        )
+    def make_game(self) -> Game:
+        """The game this run plays, under its options and deals file (a ValueError says
+        which is wrong)."""
+        return game_entry(self.game).build(asdict(self), self.deals_file)
 
     def entrants(self) -> list[str]:
         return list(self.names) if self.names else entrant_names(self.bots)
@@ -98,7 +95,12 @@ class RunConfig:
             raise ConfigError(f"cannot read {exc.filename}: {exc.strerror}") from None
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        """The fields saved in ``tournament.json``: every field but the options of the
+        other games (a Truf run's file is as it was before Truco joined)."""
+        entry = REGISTRY.get(self.game)
+        mine = {f for f, _ in entry.options.values()} if entry else set()
+        foreign = {f for e in REGISTRY.values() for f, _ in e.options.values()} - mine
+        return {k: v for k, v in asdict(self).items() if k not in foreign}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RunConfig:
@@ -195,15 +197,15 @@ def check_writable(directory: Path) -> None:
         ) from None
 
 
-def check_bot_names(entrants: Sequence[str]) -> None:
-    """Before a gRPC run starts its bots: every name is a bundled bot or an importable
-    ``module:Class`` (issue 13.3; in-process, loading the bots does this)."""
-    from bots import BUNDLED, EXTERNAL
+def check_bot_names(entrants: Sequence[str], game: str = "truf") -> None:
+    """Before a gRPC run starts its bots: every name is a bundled bot of ``game`` or an
+    importable ``module:Class`` (issue 13.3; in-process, loading the bots does this)."""
+    from bots import EXTERNAL, bundled_names
 
     for spec in dict.fromkeys(base_name(e) for e in entrants):
         module_name, _, attr = spec.partition(":")
         if not attr:
-            known = spec in BUNDLED or spec in EXTERNAL
+            known = spec in bundled_names(game) or spec in EXTERNAL
         else:
             # Where the bot's own process will look: the current folder first (python -m).
             top = module_name.split(".", 1)[0]
@@ -211,10 +213,17 @@ def check_bot_names(entrants: Sequence[str]) -> None:
             finder = importlib.machinery.PathFinder
             known = bool(top) and (top in sys.modules or finder.find_spec(top, path) is not None)
         if not known:
-            raise ConfigError(
-                f"unknown bot {spec!r}; bundled bots: {', '.join(BUNDLED)} "
-                f"(over gRPC also {', '.join(EXTERNAL)}), or give a Python class as module:Class"
-            )
+            raise ConfigError(unknown_bot(spec, game))
+
+
+def unknown_bot(spec: str, game: str) -> str:
+    """The one-line error for a bot name that is no bundled bot of ``game``."""
+    from bots import EXTERNAL, bundled_names
+
+    return (
+        f"unknown bot {spec!r}; bundled {game} bots: {', '.join(bundled_names(game)) or 'none'} "
+        f"(over gRPC also {', '.join(EXTERNAL)}), or give a Python class as module:Class"
+    )
 
 
 def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots") -> TournamentPlan:
@@ -233,8 +242,7 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
         raise ConfigError(f"--time-bank must be 0 or more, got {config.time_bank}")
     if config.strikes < 1:
         raise ConfigError(f"--strikes must be at least 1, got {config.strikes}")
-    deals = load_deals(config.deals_file) if config.deals_file else ()
-    game = make_game(config.game, rules=config.rules(), deals=deals)
+    game = config.make_game()
     entrants = config.entrants()
     if len(entrants) < game.table_size:
         raise ConfigError(
@@ -244,9 +252,10 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
     return TournamentPlan(game, entrants, config.rounds, secret, config.strikes)
 
 
-def load_bot(spec: str, seed: str) -> Bot:
-    """A bundled bot by name (``greedy``), or any Python class as ``module:Class``."""
-    from bots import EXTERNAL
+def load_bot(spec: str, seed: str, game: str = "truf") -> Bot:
+    """A bundled bot of ``game`` by name (``greedy``), or any Python class as
+    ``module:Class``."""
+    from bots import EXTERNAL, bundled_bots
 
     if spec in EXTERNAL:  # bots/js/ would import as an empty namespace package: say why not
         ext = EXTERNAL[spec]
@@ -255,14 +264,10 @@ def load_bot(spec: str, seed: str) -> Bot:
             f"{ext.program} bots/{ext.script} --connect HOST:PORT)"
         )
     if ":" not in spec:
-        from bots import BUNDLED
-
-        if spec not in BUNDLED:
-            raise ConfigError(
-                f"unknown bot {spec!r}; bundled bots: {', '.join(BUNDLED)} (over gRPC also "
-                f"{', '.join(EXTERNAL)}), or give a Python class as module:Class"
-            )
-        spec_to_load = f"bots.{spec}:Bot"
+        modules = bundled_bots(game)
+        if spec not in modules:
+            raise ConfigError(unknown_bot(spec, game))
+        spec_to_load = f"{modules[spec]}:Bot"
     else:
         spec_to_load = spec
     bot = instantiate(load_class(spec_to_load), seed, spec)
@@ -292,7 +297,9 @@ def entrant_names_for(specs: Sequence[str]) -> list[str]:
 
 
 def load_bots(config: RunConfig, secret: str) -> dict[str, Bot]:
-    return {e: load_bot(config.spec_of(e), bot_seed(secret, e)) for e in config.entrants()}
+    return {
+        e: load_bot(config.spec_of(e), bot_seed(secret, e), config.game) for e in config.entrants()
+    }
 
 
 def versions() -> dict[str, str]:

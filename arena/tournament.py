@@ -14,7 +14,8 @@ from typing import Any
 from arena.bot import Bot, call_hook, has_hook
 from arena.errors import RuleError
 from arena.faults import FaultBook, FaultKind
-from arena.games import Game
+from arena.games import REGISTRY, Game
+from arena.partners import rotate_partners
 from arena.results import ResultsWriter
 from arena.scheduler import Round, Table, schedule
 from arena.seeding import match_key, schedule_seed
@@ -146,9 +147,11 @@ class TournamentPlan:
 
     def __post_init__(self) -> None:
         if not self.schedule:
-            self.schedule = schedule(
-                len(self.entrants), self.game.table_size, self.rounds, schedule_seed(self.secret)
-            )
+            n, k = len(self.entrants), self.game.table_size
+            self.schedule = schedule(n, k, self.rounds, schedule_seed(self.secret))
+            entry = REGISTRY.get(self.game.name)
+            if entry is not None and entry.teams is not None:
+                self.schedule = rotate_partners(self.schedule, n, entry.teams(k))
 
     def tables(self) -> list[Table]:
         return [t for r in self.schedule for t in r.tables]

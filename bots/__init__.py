@@ -14,7 +14,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-BUNDLED = ("random", "greedy", "planner", "tracker")
+BUNDLED = ("random", "greedy", "planner", "tracker")  # Truf's
+
+
+def bundled_bots(game: str = "truf") -> dict[str, str]:
+    """The bundled Python bots of ``game``: name -> the module whose ``Bot`` class it is
+    (a program too: ``python -m MODULE --connect HOST:PORT``). Empty for a game with none."""
+    if game == "truco":
+        from bots.truco import MODULES
+
+        return dict(MODULES)
+    if game == "truf":
+        return {name: f"bots.{name}" for name in BUNDLED}
+    return {}
+
 
 HERE = Path(__file__).resolve().parent
 
@@ -24,22 +37,14 @@ def bundled_module(spec: str, game: str = "truf") -> str | None:
     ``python -m MODULE``), or None. A Truco bot is named plainly in a Truco tournament
     (``basic``) or anywhere as ``truco.basic``: ``python -m bots.truco.basic``; ``random``
     (``bots.random``) plays every game."""
-    from bots.truco import BUNDLED as TRUCO_BUNDLED
-
-    if spec.startswith("truco.") and spec.removeprefix("truco.") in TRUCO_BUNDLED:
+    if spec.startswith("truco."):
         game, spec = "truco", spec.removeprefix("truco.")
-    if game == "truco":
-        if spec not in TRUCO_BUNDLED:
-            return None
-        return "bots.random" if spec == "random" else f"bots.truco.{spec}"
-    return f"bots.{spec}" if spec in BUNDLED else None
+    return bundled_bots(game).get(spec)
 
 
 def bundled_names(game: str = "truf") -> tuple[str, ...]:
     """The bundled Python bots of ``game``, by the names ``bundled_module`` takes."""
-    from bots.truco import BUNDLED as TRUCO_BUNDLED
-
-    return TRUCO_BUNDLED if game == "truco" else BUNDLED
+    return tuple(bundled_bots(game))
 
 
 @dataclass(frozen=True)

@@ -643,6 +643,12 @@ def hand_after_the_game_ends(rs: list[Record], m: Record) -> bool:
     return True
 
 
+def points_against_own_score(rs: list[Record], m: Record) -> bool:
+    """docs/results.md: points_against is the other team's score, not the seat's own."""
+    m["points_against"] = list(m["totals"])
+    return m["totals"][0] != m["totals"][1]
+
+
 def wrong_ranks(rs: list[Record], m: Record) -> bool:
     m["ranks"] = [3 - x for x in m["ranks"]]
     return True
@@ -672,6 +678,7 @@ def undocumented_field(rs: list[Record], m: Record) -> bool:
 
 
 PLANTED: list[tuple[Mutation, str, str]] = [
+    (points_against_own_score, "error", "match stats"),
     (wrong_trick_winner, "error", "trick winner R4"),
     (parda_as_a_win, "error", "trick winner R4"),
     (wrong_trick_leader, "error", "trick leader R4"),

@@ -230,6 +230,7 @@ MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {
     "disqualified": list,
     "forfeit": list,
     "deals": int,
+    "points_against": list,
     "envido_points": list,
     "truco_points": list,
     "envidos_won": list,
@@ -660,6 +661,16 @@ class _Audit(rules_oracle._Audit):
         if m.get("totals") != last.get("totals"):
             self.error(
                 mid, None, "match totals", f"{m.get('totals')!r} != last hand's {last['totals']!r}"
+            )
+        # docs/results.md: points_against is the other team's final score
+        against = [last.get("scores", [None, None])[1 - s % 2] for s in range(n)]
+        if m.get("points_against") != against:
+            self.error(
+                mid,
+                None,
+                "match stats",
+                f"points_against {m.get('points_against')!r}, "
+                f"the other team's final score is {against}",
             )
         for key, per_team in stats.items():
             want = [per_team[s % 2] for s in range(n)]

@@ -23,18 +23,22 @@ class TrucoGame:
     def table_size(self) -> int:
         return self.rules.seats
 
+    def describe(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"game": self.name, **self.rules.describe()}
+        if self.hands:
+            out["deals_file"] = {"deals": len(self.hands), "first": self.hands[0].source}
+        return out
+
     def new_match(self, *, match_id: str, seed: str, names: Sequence[str]) -> TrucoMatch:
         return TrucoMatch(self.rules, match_id=match_id, seed=seed, names=names, hands=self.hands)
-
-    def describe(self) -> dict[str, Any]:
-        return {"game": self.name, **self.rules.describe()}
 
     def deal_summary(self, record: dict[str, Any]) -> dict[str, Any]:
         return public_hand(record)
 
     def match_stats(self, records: Sequence[dict[str, Any]]) -> dict[str, Any]:
         """Per-seat statistics for ``matches.jsonl`` (each seat gets its team's figures):
-        hands played (``deals``), the points its team took by Envido and by Truco, the
+        hands played (``deals``), the points the other team scored (``points_against``:
+        its own are ``totals``), the points its team took by Envido and by Truco, the
         Envido bets its team won, and the Truco calls its team made that were refused."""
         envido = [0, 0]
         truco = [0, 0]
@@ -51,8 +55,10 @@ class TrucoGame:
                     if play["ended"] == "no-quiero":
                         refused[play["truco"][0]] += 1
         seats = range(self.rules.seats)
+        final = records[-1]["scores"] if records else [0, 0]
         return {
             "deals": len(records),
+            "points_against": [final[1 - s % 2] for s in seats],
             "envido_points": [envido[s % 2] for s in seats],
             "truco_points": [truco[s % 2] for s in seats],
             "envidos_won": [envidos_won[s % 2] for s in seats],

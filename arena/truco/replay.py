@@ -10,7 +10,15 @@ from typing import TYPE_CHECKING, Any
 
 from arena.errors import ActionFormatError, DealError, RuleError
 from arena.records import envelope
-from arena.replaycheck import ReplayMismatch, check_fields
+from arena.replaycheck import (
+    ReplayMismatch,
+    check_envelope,
+    check_fields,
+    check_values,
+    replay_lines,
+)
+from arena.replaycheck import is_int as _is_int
+from arena.replaycheck import is_str_list as _is_str_list
 from arena.truco.actions import parse_action
 from arena.truco.bout import Bout
 from arena.truco.cards import Card, codes
@@ -124,8 +132,60 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
                 for seat, text in play["actions"]:
                     match.apply(int(seat), parse_action(text))
         except (RuleError, DealError, ActionFormatError) as exc:
-            raise ReplayMismatch(f"{where}: the engine refuses the logged play: {exc}") from None
+            raise ReplayMismatch(
+                f"{where}: the engine refuses the logged play: {exc}", rec["deal"]
+            ) from None
         if not match.finished:
-            raise ReplayMismatch(f"{where}: the logged actions do not finish the hand")
-        check_fields(where, match.finished.pop(0), rec, COMPARED)
+            raise ReplayMismatch(f"{where}: the logged actions do not finish the hand", rec["deal"])
+        check_fields(where, match.finished.pop(0), rec, COMPARED, rec["deal"])
     return len(records)
+
+
+REQUIRED_FIELDS = ("schema", "game", "match", "deal", "seats", "target", "envido_count",
+                   "dealer", "hands", "plays", "points", "scores", "totals", "faults")  # fmt: skip
+
+
+def check_hand_line(rec: Mapping[str, Any]) -> None:
+    """Raise ``ValueError`` naming the first field of a hand record that a replay cannot
+    read (its values are judged by the replay itself)."""
+    check_envelope(rec, REQUIRED_FIELDS)
+    checks: tuple[tuple[str, bool, str], ...] = (
+        ("dealer", _is_int(rec["dealer"]), "a seat number"),
+        ("hands", isinstance(rec["hands"], list) and all(map(_is_str_list, rec["hands"])),
+         "a list of lists of card codes"),
+        ("plays", isinstance(rec["plays"], list) and all(
+            isinstance(p, dict) and isinstance(p.get("actions"), list)
+            and all(isinstance(a, list) and len(a) == 2 and _is_int(a[0])
+                    and isinstance(a[1], str) for a in p["actions"])
+            for p in rec["plays"]), "a list of plays, each with its [seat, action] pairs"),
+    )  # fmt: skip
+    check_values(rec, checks)
+
+
+def replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tuple[int, int]:
+    """Replay a whole ``replays.jsonl`` of Truco hands, as (line number, record) pairs;
+    returns (hands, matches); errors name ``name`` and the line."""
+    return replay_lines(lines, name, check_hand_line, replay_match)
+
+
+def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
+    """Check that each of one match's hands logged as dealt from the seed holds the cards
+    (and hand 1 the dealer) that the match key ``key`` gives. Returns the hands checked;
+    raises ``ReplayMismatch``."""
+    from arena.truco.state import first_dealer, seeded_hands
+
+    checked = 0
+    for rec in records:
+        if rec.get("source", "seed") != "seed":
+            continue
+        where = f"match {rec['match']} hand {rec['deal']}"
+        seats = len(rec["seats"])
+        if rec["deal"] == 1 and rec["dealer"] != first_dealer(key, seats):
+            raise ReplayMismatch(f"{where}: the dealer is not the one the run's secret draws")
+        dealt = seeded_hands(key, int(rec["deal"]), int(rec["dealer"]), seats)
+        if [codes(list(h)) for h in dealt] != rec["hands"]:
+            raise ReplayMismatch(
+                f"{where}: the hands are not the ones the run's secret deals", rec["deal"]
+            )
+        checked += 1
+    return checked

@@ -62,6 +62,22 @@ class HandSpec:
     source: str = "given"
 
 
+def first_dealer(seed: str, seats: int) -> int:
+    """The first hand's dealer, drawn from the match seed (ruling R3)."""
+    return rng(seed, "truco", "dealer").randrange(seats)
+
+
+def seeded_hands(seed: str, hand_no: int, dealer: int, seats: int) -> list[tuple[Card, ...]]:
+    """Hand ``hand_no``'s cards: shuffled from the match seed and dealt one card at a time
+    from mano, the seat after ``dealer`` (R3)."""
+    deck = list(DECK)
+    rng(seed, "truco", "hand", hand_no).shuffle(deck)
+    hands: list[list[Card]] = [[] for _ in range(seats)]
+    for i in range(HAND_SIZE * seats):
+        hands[(dealer + 1 + i) % seats].append(deck[i])
+    return [tuple(h) for h in hands]
+
+
 def check_hands(hands: Sequence[Sequence[Card]], seats: int) -> None:
     """Raise DealError unless ``hands`` are ``seats`` hands of three distinct deck cards."""
     if len(hands) != seats:
@@ -113,7 +129,7 @@ class TrucoMatch:
         self.totals = [0] * n  # per seat: its team's score (what results files rate)
         self.finished: list[dict[str, Any]] = []
         self.hand_no = 0
-        self.dealer = rng(self.seed, "truco", "dealer").randrange(n)  # ruling R3
+        self.dealer = first_dealer(self.seed, n)  # ruling R3
         self._tied = 0  # hands in a row ended tied at or above the target (R11)
         self._winners: set[int] | None = None  # the winning team(s), once over
         self._legal: tuple[Action, ...] | None = None
@@ -512,14 +528,7 @@ class TrucoMatch:
         self._legal = None
 
     def _deal(self) -> list[tuple[Card, ...]]:
-        """Shuffle from the match seed and deal one card at a time from mano (R3)."""
-        n = self.num_seats
-        deck = list(DECK)
-        rng(self.seed, "truco", "hand", self.hand_no).shuffle(deck)
-        hands: list[list[Card]] = [[] for _ in range(n)]
-        for i in range(HAND_SIZE * n):
-            hands[(self.dealer + 1 + i) % n].append(deck[i])
-        return [tuple(h) for h in hands]
+        return seeded_hands(self.seed, self.hand_no, self.dealer, self.num_seats)
 
     @property
     def mano(self) -> int:

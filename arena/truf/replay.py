@@ -12,7 +12,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from arena.cards import CODES, SUIT_LETTERS, Card, mask_of
-from arena.replaycheck import ReplayMismatch, check_fields
+from arena.replaycheck import (
+    ReplayMismatch,
+    check_envelope,
+    check_fields,
+    check_values,
+    replay_lines,
+)
+from arena.replaycheck import is_int as _is_int
+from arena.replaycheck import is_str_list as _is_str_list
 from arena.truf.actions import BIDS, MODES, PLAYS, Action, Bid, Declare, Mode, declare
 from arena.truf.errors import ActionFormatError, DealError, RuleError
 from arena.truf.events import (
@@ -218,25 +226,12 @@ def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
     return checked
 
 
-def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
-
-
-def _is_str_list(x: object) -> bool:
-    return isinstance(x, list) and all(isinstance(v, str) for v in x)
-
-
 def check_deal_line(rec: Mapping[str, Any]) -> None:
     """Raise ``ValueError`` naming the first field of a replay record that a replay
     cannot read (its values are judged by the replay itself)."""
-    missing = [f for f in REQUIRED_FIELDS if f not in rec]
-    if missing:
-        raise ValueError(f"missing field(s) {', '.join(map(repr, missing))}")
+    check_envelope(rec, REQUIRED_FIELDS)
     checks: tuple[tuple[str, bool, str], ...] = (
-        ("match", isinstance(rec["match"], str), "a string"),
-        ("deal", _is_int(rec["deal"]) and rec["deal"] >= 1, "a positive integer"),
         ("variant", isinstance(rec["variant"], str), "a string"),
-        ("seats", _is_str_list(rec["seats"]), "a list of names"),
         ("dealer", _is_int(rec["dealer"]), "a seat number"),
         ("hands", isinstance(rec["hands"], list) and all(map(_is_str_list, rec["hands"])),
          "a list of lists of card codes"),
@@ -248,38 +243,14 @@ def check_deal_line(rec: Mapping[str, Any]) -> None:
             for t in rec["tricks"]), "a list of tricks, each with its [seat, card] pairs"),
         ("scoring", isinstance(rec.get("scoring", {}), dict), "an object"),
     )  # fmt: skip
-    for name, ok, expected in checks:
-        if not ok:
-            raise ValueError(f"field {name!r} must be {expected}, got {rec[name]!r}")
+    check_values(rec, checks)
 
 
 def replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tuple[int, int]:
     """Replay a whole ``replays.jsonl`` given as (line number, record) pairs; returns
     (deals, matches). A record a replay cannot read raises ``ValueError`` and one the
     engine does not reproduce ``ReplayMismatch``, each naming ``name`` and the line."""
-    groups: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
-    for number, rec in lines:
-        try:
-            check_deal_line(rec)
-        except ValueError as exc:
-            raise ValueError(f"{name} line {number}: {exc}") from None
-        groups.setdefault(rec["match"], []).append((number, rec))
-    deals = 0
-    for match, numbered in groups.items():
-        numbered.sort(key=lambda pair: int(pair[1]["deal"]))
-        line_of = {rec["deal"]: number for number, rec in numbered}
-        try:
-            deals += replay_match([rec for _, rec in numbered])
-        except ReplayMismatch as exc:
-            where = f"line {line_of[exc.deal]}" if exc.deal in line_of else f"match {match}"
-            raise ReplayMismatch(f"{name} {where}: {exc}", exc.deal) from None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            lines_of = sorted(line_of.values())
-            raise ValueError(
-                f"{name} lines {lines_of[0]}-{lines_of[-1]} (match {match}): a record the "
-                f"replay cannot read ({type(exc).__name__}: {exc})"
-            ) from None
-    return deals, len(groups)
+    return replay_lines(lines, name, check_deal_line, replay_match)
 
 
 def group_by_match(records: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:

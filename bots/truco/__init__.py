@@ -11,6 +11,8 @@ from __future__ import annotations
 from arena.bot import BaseBot
 
 BUNDLED = ("random", "basic", "shrewd")
+# Each bundled Truco bot's module (its ``Bot`` class): what the arena loads and launches.
+MODULES = {"random": "bots.random", "basic": "bots.truco.basic", "shrewd": "bots.truco.shrewd"}
 
 
 def bot_class(name: str) -> type[BaseBot]:
