@@ -765,10 +765,12 @@ def bot(
         str,
         typer.Argument(
             metavar="BOT",
-            help="A bundled bot (random, greedy, planner, tracker, js) or module:Class.",
+            help="A bundled bot of the game (Truf: random, greedy, planner, tracker, js; "
+            "Truco: random, basic, shrewd) or module:Class.",
         ),
     ],
     *,
+    game: GameO = "truf",
     connect: Annotated[
         str, typer.Option("--connect", metavar="HOST:PORT", help="The referee's address.")
     ],
@@ -803,10 +805,10 @@ def bot(
         if problem:
             raise fail(problem)
         ca_path = str(tls_ca) if tls_ca else None
-        command = bot_command(name, connect, token, seed, ca_path, capacity)
+        command = bot_command(name, connect, token, seed, ca_path, capacity, game)
         raise typer.Exit(subprocess.call(command))
     try:
-        player = load_bot(name, seed)
+        player = load_bot(name, seed, game)
         run(player, connect, token=token, capacity=capacity, tls_ca=read_ca(tls_ca))
     except (ValueError, BotRejected, ConnectionError) as exc:
         raise fail(str(exc)) from None

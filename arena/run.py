@@ -200,12 +200,12 @@ def check_writable(directory: Path) -> None:
 def check_bot_names(entrants: Sequence[str], game: str = "truf") -> None:
     """Before a gRPC run starts its bots: every name is a bundled bot of ``game`` or an
     importable ``module:Class`` (issue 13.3; in-process, loading the bots does this)."""
-    from bots import EXTERNAL, bundled_names
+    from bots import EXTERNAL, bundled_module
 
     for spec in dict.fromkeys(base_name(e) for e in entrants):
         module_name, _, attr = spec.partition(":")
         if not attr:
-            known = spec in bundled_names(game) or spec in EXTERNAL
+            known = bundled_module(spec, game) is not None or spec in EXTERNAL
         else:
             # Where the bot's own process will look: the current folder first (python -m).
             top = module_name.split(".", 1)[0]
@@ -255,7 +255,7 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
 def load_bot(spec: str, seed: str, game: str = "truf") -> Bot:
     """A bundled bot of ``game`` by name (``greedy``), or any Python class as
     ``module:Class``."""
-    from bots import EXTERNAL, bundled_bots
+    from bots import EXTERNAL, bundled_module
 
     if spec in EXTERNAL:  # bots/js/ would import as an empty namespace package: say why not
         ext = EXTERNAL[spec]
@@ -264,10 +264,10 @@ def load_bot(spec: str, seed: str, game: str = "truf") -> Bot:
             f"{ext.program} bots/{ext.script} --connect HOST:PORT)"
         )
     if ":" not in spec:
-        modules = bundled_bots(game)
-        if spec not in modules:
+        module = bundled_module(spec, game)  # also truco.basic in any game
+        if module is None:
             raise ConfigError(unknown_bot(spec, game))
-        spec_to_load = f"{modules[spec]}:Bot"
+        spec_to_load = f"{module}:Bot"
     else:
         spec_to_load = spec
     bot = instantiate(load_class(spec_to_load), seed, spec)

@@ -296,3 +296,19 @@ def test_the_default_truco_tournament_runs_over_grpc_and_passes_the_oracle(
     assert audit_run(out) == []
     code, text = run_arena(tmp_path, "verify", str(out))
     assert code == 0, text
+
+
+def test_arena_serve_hosts_a_truco_tournament_for_arena_bot_programs(tmp_path: Path) -> None:
+    """Issue 14 item 2: ``arena serve --game truco`` hosts external bots, here four
+    ``arena bot NAME --game truco`` programs; every match is a Truco match that verifies."""
+    from test_grpc import Serving, arena_cmd, run_arena
+
+    with Serving(tmp_path, "--game", "truco", "--entrants", "4", "--rounds", "1",
+                 "--points", "15", "--seed", "4") as s:  # fmt: skip
+        for name in ("random", "basic", "shrewd", "truco.basic"):
+            s.bot(arena_cmd("bot", name, "--game", "truco", "--connect", s.address))
+        s.finish()
+    matches = [json.loads(line) for line in (s.out / "matches.jsonl").read_text().splitlines()]
+    assert [m["game"] for m in matches] == ["truco"]
+    code, text = run_arena(tmp_path, "verify", str(s.out))
+    assert code == 0, text
