@@ -212,6 +212,19 @@ def describe(case: Case, rid: int | None) -> str:
     return "; ".join(parts)
 
 
+def fault_text(fault: BotFault) -> str:
+    """What a fault was, in plain words."""
+    if fault.wrong_kind:
+        return "an action of the wrong kind for this phase"
+    return {
+        FaultKind.TIMEOUT: "no answer in time",
+        FaultKind.ILLEGAL: "an illegal answer",
+        FaultKind.UNPARSEABLE: "an answer that cannot be read",
+        FaultKind.WRONG_REQUEST: "an answer naming the wrong request",
+        FaultKind.DISCONNECT: "the bot disconnected",
+    }.get(fault.kind, str(fault.kind))
+
+
 @dataclass
 class Report:
     findings: list[Finding] = field(default_factory=list)
@@ -238,15 +251,7 @@ async def check_bot(entrant: Any, cases: Sequence[Case]) -> Report:
                 raise refused(exc, action, legal) from None
         except BotFault as fault:
             rid = entrant.last_request.get((m.match_id, seat))
-            what = {
-                FaultKind.TIMEOUT: "no answer in time",
-                FaultKind.ILLEGAL: "an illegal answer",
-                FaultKind.UNPARSEABLE: "an answer that cannot be read",
-                FaultKind.WRONG_REQUEST: "an answer naming the wrong request",
-                FaultKind.DISCONNECT: "the bot disconnected",
-            }.get(fault.kind, str(fault.kind))
-            if fault.wrong_kind:
-                what = "an action of the wrong kind for this phase"
+            what = fault_text(fault)
             entrant.rejected(ctx=ctx, seat=seat, fault=fault, strikes=0)
             report.findings.append(
                 Finding(label, False, f"{what}: {fault.detail}", describe(case, rid))
@@ -287,17 +292,32 @@ def _a_finished_deal() -> TrufMatch:
 
 
 async def run_check(
-    listen: str, *, decision_timeout: float, wait: float, say: Callable[[str], None]
+    listen: str,
+    *,
+    decision_timeout: float,
+    wait: float,
+    say: Callable[[str], None],
+    game: str = "truf",
 ) -> Report:
-    """Serve one open seat on ``listen``, wait up to ``wait`` seconds for a bot, check it."""
+    """Serve one open seat on ``listen``, wait up to ``wait`` seconds for a bot, check it
+    at ``game`` (``truf``, or ``truco``: see ``arena.check_truco``)."""
     from arena.referee.host import wait_for_entrants
     from arena.referee.server import Referee, start_server
     from arena.run import split_listen
     from arena.signals import uninterrupted
 
-    cases = find_cases()
+    if game == "truco":
+        from arena import check_truco
+
+        truco_cases = check_truco.find_cases()
+        checks = len(truco_cases) + 1
+    elif game == "truf":
+        cases = find_cases()
+        checks = len(cases) + 1
+    else:
+        raise ValueError(f"arena check plays truf or truco, not {game!r}")
     host, _ = split_listen(listen)
-    referee = Referee(decision_timeout=decision_timeout, open_seats=1)
+    referee = Referee(decision_timeout=decision_timeout, open_seats=1, game=game)
     server, port = await start_server(referee, listen)
     say(f"arena check is listening on {host}:{port}: start your bot with --connect {host}:{port}")
     try:
@@ -306,9 +326,12 @@ async def run_check(
         (entrant,) = referee.entrants
         say(
             f"{entrant.bot_name} {entrant.bot_version} connected; "
-            f"{len(cases) + 1} checks, {decision_timeout:g} s per decision"
+            f"{checks} checks, {decision_timeout:g} s per decision"
         )
-        report = await check_bot(entrant, cases)
+        if game == "truco":
+            report = await check_truco.check_bot(entrant, truco_cases)
+        else:
+            report = await check_bot(entrant, cases)
         await referee.goodbye("arena check is done")
         await referee.wait_all_gone(5.0)
         return report

@@ -831,6 +831,10 @@ def check(
             help="Seconds to wait for the bot to connect.",
         ),
     ] = 300.0,
+    game: Annotated[
+        str,
+        typer.Option("--game", metavar="truf|truco", help="The game to check the bot at."),
+    ] = "truf",
 ) -> None:
     """Wait for one bot, play it through the rules' edge cases and report every problem."""
     from arena.check import run_check
@@ -844,6 +848,7 @@ def check(
                 decision_timeout=decision_timeout,
                 wait=wait,
                 say=lambda text: out.print(text, markup=False, highlight=False),
+                game=game,
             )
         )
     except KeyboardInterrupt:
