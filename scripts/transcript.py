@@ -57,6 +57,8 @@ DEADLINE = re.compile(r"deadline \{\s+seconds: \d+\s+(nanos: \d+\s+)?\}")
 class Recorder(threading.Thread):
     """A minimal bot on the raw stub: answers index 0 and keeps a log of both directions."""
 
+    game = "truf"  # what its hello lists in Hello.games
+
     def __init__(self, address: str, token: str, name: str) -> None:
         super().__init__(daemon=True)
         self.address, self.token, self.name = address, token, name
@@ -85,7 +87,7 @@ class Recorder(threading.Thread):
         hello.hello.bot_version = "1.0"
         hello.hello.token = self.token
         hello.hello.capacity = 1
-        hello.hello.games.append("truf")
+        hello.hello.games.append(self.game)
         self.send(hello)
         with grpc.insecure_channel(self.address) as channel:
             for msg in pb_grpc.ArenaServiceStub(channel).Play(self.requests()):

@@ -19,21 +19,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import queue
 import sys
-import threading
 from pathlib import Path
-
-import grpc
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from transcript import message_text, replace_between  # noqa: E402
+from transcript import Recorder, message_text, replace_between  # noqa: E402
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb  # noqa: E402
-from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc  # noqa: E402
 from arena._proto.truf.arena.v1 import truco_pb2 as tpb  # noqa: E402
 from arena.games import make_game  # noqa: E402
 from arena.referee.host import wait_for_entrants  # noqa: E402
@@ -48,24 +43,16 @@ END = "<!-- end of truco transcript -->"
 ANSWERING = (tpb.TRUCO_ASKED_ANSWER_TRUCO, tpb.TRUCO_ASKED_ANSWER_ENVIDO)
 
 
-class Caller(threading.Thread):
+class Caller(Recorder):
     """A bot on the raw stub that answers by value; it opens the ladder ``ladder`` (the
     Envido's for seat 0, the Truco's for seat 1) once, as soon as it may."""
 
+    game = "truco"
+
     def __init__(self, address: str, token: str, name: str, opens: int) -> None:
-        super().__init__(daemon=True)
-        self.address, self.token, self.name, self.opens = address, token, name, opens
-        self.log: list[tuple[str, pb.PlayRequest | pb.PlayResponse]] = []
-        self.outbox: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
+        super().__init__(address, token, name)
+        self.opens = opens
         self.called = False
-
-    def send(self, msg: pb.PlayRequest) -> None:
-        self.log.append(("bot → referee", msg))
-        self.outbox.put(msg)
-
-    def requests(self):  # type: ignore[no-untyped-def]
-        while (msg := self.outbox.get()) is not None:
-            yield msg
 
     def answer(self, request: pb.DecisionRequest) -> pb.PlayRequest:
         msg = pb.PlayRequest()
@@ -80,23 +67,6 @@ class Caller(threading.Thread):
         else:  # a play (its weakest card) or its envido: the first listed
             action.CopyFrom(legal[0])
         return msg
-
-    def run(self) -> None:
-        hello = pb.PlayRequest()
-        h = hello.hello
-        h.protocol_version, h.bot_name, h.bot_version = 1, self.name, "1.0"
-        h.token, h.capacity = self.token, 1
-        h.games.append("truco")
-        self.send(hello)
-        with grpc.insecure_channel(self.address) as channel:
-            for msg in pb_grpc.ArenaServiceStub(channel).Play(self.requests()):
-                self.log.append(("referee → bot", msg))
-                kind = msg.WhichOneof("message")
-                if kind == "decision_request":
-                    self.send(self.answer(msg.decision_request))
-                elif kind == "tournament_over":
-                    break
-        self.outbox.put(None)
 
 
 async def record() -> Caller:

@@ -804,17 +804,24 @@ class _Audit:
             v = m.get(f)
             if not (isinstance(v, list) and len(v) == 4 and all(isinstance(x, bool) for x in v)):
                 self.doc(mid, None, "match nested types", f"{f} {v!r}")
+        self.match_faults(mid, m, tally, disqualified)
+
+    def match_faults(
+        self, mid: str | None, m: dict[str, Any], tally: dict[str, list[int]], dq: list[bool]
+    ) -> None:
+        """A match line's fault columns and disqualifications, against its deals' faults
+        (every game's match line has them; docs/results.md)."""
         mf = m.get("faults")
         if not isinstance(mf, dict) or set(mf) != set(tally):
             self.doc(mid, None, "match faults keys", f"{mf!r}")
         elif any(mf[col] != tally[col] for col in tally):
             self.doc(mid, None, "fault tally", f"match faults {mf}, replay faults counted {tally}")
-        if m.get("disqualified") != disqualified:
+        if m.get("disqualified") != dq:
             self.doc(
                 mid,
                 None,
                 "disqualified",
-                f"match {m.get('disqualified')!r}, replay faults disqualify {disqualified}",
+                f"match {m.get('disqualified')!r}, replay faults disqualify {dq}",
             )
 
 

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+from procs import children_of
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 
@@ -168,18 +169,6 @@ def test_help_reads_naturally(tmp_path: Path) -> None:
     assert "Exit codes: 0" in top
 
 
-def _children(pid: int) -> list[int]:
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == pid:  # fields: state, ppid, ...
-            out.append(int(stat.parent.name))
-    return out
-
-
 def _alive(pid: int) -> bool:
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
@@ -202,7 +191,7 @@ def test_the_bots_a_killed_arena_launched_exit_within_two_seconds(tmp_path: Path
         ):  # the bots are connected and playing
             assert time.monotonic() < deadline and arena.poll() is None
             time.sleep(0.1)
-        bots = _children(arena.pid)
+        bots = children_of(arena.pid)
         assert len(bots) == 4
     finally:
         arena.kill()  # kill -9: the arena cannot stop its bots

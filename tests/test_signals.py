@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from procs import children_of
 
 from arena.results import read_jsonl
 
@@ -51,15 +52,7 @@ class Background:
         return bool(ignored >> (signal.SIGINT - 1) & 1)
 
     def children(self) -> list[int]:
-        out = []
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == self.pid:
-                out.append(int(stat.parent.name))
-        return out
+        return children_of(self.pid)
 
     def terminate(self, timeout: float = 30) -> int:
         os.kill(self.pid, signal.SIGTERM)

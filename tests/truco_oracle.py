@@ -676,15 +676,7 @@ class _Audit(rules_oracle._Audit):
             want = [per_team[s % 2] for s in range(n)]
             if m.get(key) != want:
                 self.error(mid, None, "match stats", f"{key} {m.get(key)!r}, computed {want}")
-        mf = m.get("faults")
-        if not isinstance(mf, dict) or set(mf) != set(tally):
-            self.doc(mid, None, "match faults keys", f"{mf!r}")
-        elif any(mf[col] != tally[col] for col in tally):
-            self.doc(mid, None, "fault tally", f"match faults {mf}, replay faults counted {tally}")
-        if m.get("disqualified") != disqualified:
-            self.doc(
-                mid, None, "disqualified", f"{m.get('disqualified')!r}, faults say {disqualified}"
-            )
+        self.match_faults(mid, m, tally, disqualified)
         forfeit = m.get("forfeit")
         if not (isinstance(forfeit, list) and len(forfeit) == n):
             self.doc(mid, None, "match fields", f"forfeit {forfeit!r}")
