@@ -260,7 +260,8 @@ function envidoOf(dealt, count) {
   dealt.forEach((a, i) =>
     dealt.slice(i + 1).forEach((b) => {
       const pair = v(a) + v(b);
-      best = Math.max(best, tSuitOf(a) === tSuitOf(b) ? 20 + pair : count === "TRUCO_ENVIDO_COUNT_TRADITIONAL" ? 0 : pair);
+      if (tSuitOf(a) === tSuitOf(b)) best = Math.max(best, 20 + pair);
+      else if (count !== "TRUCO_ENVIDO_COUNT_TRADITIONAL") best = Math.max(best, pair);
     }),
   );
   return best;
