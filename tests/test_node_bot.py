@@ -198,3 +198,52 @@ def test_a_js_bot_that_cannot_start_is_explained(
     with pytest.raises(HostError, match=r"needs Node.js \('no-such-node-program'\) on PATH"):
         check_launchable(entrants)
     check_launchable(["random#1", "random#2", "greedy", "planner"])  # Python bots: nothing to do
+
+
+def test_the_js_bot_plays_a_truco_match_cleanly(node_modules: None, tmp_path: Path) -> None:
+    """Four seats of Truco (js and three bundled Python bots) on a real referee: no fault,
+    the records replay, and the js bot made calls and answers of its own, not only cards."""
+    from test_grpc import Hosted
+    from test_truco_grpc import play_truco
+
+    from arena.truco.replay import replay_match
+
+    tokens = {"tok-j": "js", "tok-b": "basic", "tok-r": "random", "tok-s": "shrewd"}
+    h = Hosted(tokens=tokens, game="truco")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    commands = [
+        [
+            "node",
+            str(JS_DIR / "bot.js"),
+            "--connect",
+            h.address,
+            "--token",
+            "tok-j",
+            "--name",
+            "js",
+        ],
+        *(
+            bot_command(name, h.address, token, "3", capacity=1, game="truco")
+            for token, name in list(tokens.items())[1:]
+        ),
+    ]
+    procs = []
+    try:
+        for cmd, name in zip(commands, tokens.values(), strict=True):
+            with open(tmp_path / f"{name}.log", "wb") as f:
+                procs.append(subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env))
+        outcome = play_truco(h, 4, "js-truco")
+        for p in procs:
+            assert p.wait(timeout=30) == 0
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        h.close()
+    log = (tmp_path / "js.log").read_text()
+    assert "tournament over" in log and "rejected" not in log, log
+    assert all(not d["faults"] for d in outcome.deals), outcome.deals
+    assert replay_match(outcome.deals) == len(outcome.deals) >= 2
+    js = [t for d in outcome.deals for p in d["plays"] for s, t in p["actions"] if s == 0]
+    assert any(not t[0].isdigit() for t in js), js  # a call, an answer or a declaration

@@ -243,6 +243,82 @@ const BY_PHASE = {
 const decide = ({ view, legal_actions: legal = [] }) =>
   BY_PHASE[view.phase] ? BY_PHASE[view.phase](view, legal) : 0;
 
+// ------------------------------------------------------------------ truco
+// Argentine Truco (truco.proto). Card strength by ruling R1: 1E > 1B > 7E > 7O > 3s > 2s >
+// 1O = 1C > 12s > 11s > 10s > 7B = 7C > 6s > 5s > 4s; equal strengths tie (parda).
+const SPECIAL = { "1E": 14, "1B": 13, "7E": 12, "7O": 11 };
+const BY_RANK = { 3: 10, 2: 9, 1: 8, 12: 7, 11: 6, 10: 5, 7: 4, 6: 3, 5: 2, 4: 1 };
+const strengthOf = (card) => SPECIAL[card.toUpperCase()] || BY_RANK[parseInt(card, 10)];
+const tSuitOf = (card) => card.slice(-1).toUpperCase();
+
+// Envido (ruling R9): two cards of one suit count 20 plus their values (10, 11, 12 count 0);
+// with no pair of a suit, the seed's count is the best sum of two cards, the traditional one
+// the highest single card.
+function envidoOf(dealt, count) {
+  const v = (c) => (parseInt(c, 10) >= 10 ? 0 : parseInt(c, 10));
+  let best = count === "TRUCO_ENVIDO_COUNT_TRADITIONAL" ? Math.max(...dealt.map(v)) : 0;
+  dealt.forEach((a, i) =>
+    dealt.slice(i + 1).forEach((b) => {
+      const pair = v(a) + v(b);
+      if (tSuitOf(a) === tSuitOf(b)) best = Math.max(best, 20 + pair);
+      else if (count !== "TRUCO_ENVIDO_COUNT_TRADITIONAL") best = Math.max(best, pair);
+    }),
+  );
+  return best;
+}
+
+// Strong cards for the Truco bet: a top card (7O or better) and another 3 or better.
+function strongHand(cards) {
+  const s = cards.map(strengthOf).sort((a, b) => b - a);
+  return s.length > 0 && s[0] >= 11 && (s.length === 1 || s[1] >= 10);
+}
+
+// Play: the weakest card that beats the open trick's best opponent card; none, or a partner
+// already winning: the weakest card (the hand comes weakest first, R1).
+function trucoCard(view, legal) {
+  const cards = legal.flatMap((a, i) => (a.action === "play" ? [[a.play, i]] : []));
+  if (!cards.length) return null;
+  cards.sort((x, y) => strengthOf(x[0]) - strengthOf(y[0]));
+  const plays = view.plays || [];
+  const trick = plays.length ? plays[plays.length - 1].trick || [] : [];
+  const team = (view.seat || 0) % 2;
+  let best = -1;
+  let ours = false;
+  for (const pc of trick) {
+    const s = strengthOf(pc.card);
+    if (s > best) [best, ours] = [s, (pc.seat || 0) % 2 === team];
+    else if (s === best && (pc.seat || 0) % 2 === team) ours = true;
+  }
+  if (ours) return cards[0][1];
+  const winner = cards.find(([c]) => strengthOf(c) > best);
+  return (winner || cards[0])[1];
+}
+
+function decideTruco({ view, legal_actions: legal = [] }) {
+  const find = (branch, value) =>
+    legal.findIndex((a) => a.action === branch && (value === undefined || a[branch] === value));
+  const pick = (...indexes) => indexes.find((i) => i >= 0);
+  const envido = envidoOf(view.dealt || [], view.envido_count);
+  const strong = strongHand(view.cards || []);
+  const quiero = find("answer", "TRUCO_ANSWER_QUIERO");
+  const noQuiero = find("answer", "TRUCO_ANSWER_NO_QUIERO");
+  switch (view.asked) {
+    case "TRUCO_ASKED_DECLARE": // our true score when it may be said, else son buenas
+      return pick(find("declare"), find("son_buenas"), 0);
+    case "TRUCO_ASKED_ANSWER_ENVIDO":
+      return pick(envido >= 27 ? quiero : noQuiero, quiero, 0);
+    case "TRUCO_ASKED_ANSWER_TRUCO":
+      return pick(envido >= 29 ? find("call", "TRUCO_CALL_ENVIDO") : -1,
+                  strong ? quiero : noQuiero, quiero, 0);
+    default: { // TRUCO_ASKED_PLAY: call envido with a high score, truco with strong cards
+      const call = pick(envido >= 28 ? find("call", "TRUCO_CALL_ENVIDO") : -1,
+                        strong ? find("call", "TRUCO_CALL_TRUCO") : -1);
+      if (call !== undefined) return call;
+      return pick(trucoCard(view, legal) ?? -1, 0);
+    }
+  }
+}
+
 // ------------------------------------------------------------------ the stream
 function loadService() {
   const definition = loader.loadSync("truf/arena/v1/arena.proto", {
@@ -283,7 +359,7 @@ function session(ArenaService, opts) {
           const req = msg.decision_request;
           let index = 0;
           try {
-            index = req.truf ? decide(req.truf) : 0;
+            index = req.truf ? decide(req.truf) : req.truco ? decideTruco(req.truco) : 0;
           } catch (err) {
             log(`request ${req.request_id}: ${err.stack}; answering the first legal action`);
           }
@@ -324,7 +400,7 @@ function session(ArenaService, opts) {
         token: opts.token,
         reconnect_token: opts.reconnectToken || "", // from the last Welcome, if any
         capacity: opts.capacity,
-        games: ["truf"],
+        games: ["truf", "truco"],
       },
     });
   });
