@@ -263,10 +263,16 @@ def main() -> int:
     if new is None:
         print(f"{GUIDE}: no transcript or rejections markers", file=sys.stderr)
         return 1
-    if args.check:
+    return write_or_check(new, text, check=args.check, what="the transcript or the rejections")
+
+
+def write_or_check(new: str, text: str, *, check: bool, what: str) -> int:
+    """Write the guide's regenerated ``new`` text over ``text``, or with ``check`` fail
+    (exit status 1) when they differ, naming ``what`` is stale and the script to run."""
+    if check:
         if new != text:
-            print(f"{GUIDE}: the transcript or the rejections are stale; run "
-                  "scripts/transcript.py", file=sys.stderr)  # fmt: skip
+            script = Path(sys.argv[0]).name
+            print(f"{GUIDE}: {what}: stale; run scripts/{script}", file=sys.stderr)
             return 1
         return 0
     GUIDE.write_text(new, encoding="utf-8")

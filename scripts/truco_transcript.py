@@ -26,7 +26,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from transcript import Recorder, message_text, replace_between  # noqa: E402
+from transcript import (  # noqa: E402
+    Recorder,
+    message_text,
+    replace_between,
+    write_or_check,
+)
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb  # noqa: E402
 from arena._proto.truf.arena.v1 import truco_pb2 as tpb  # noqa: E402
@@ -135,14 +140,7 @@ def main() -> int:
     if new is None:
         print(f"{GUIDE}: no Truco transcript markers", file=sys.stderr)
         return 1
-    if args.check:
-        if new != text:
-            print(f"{GUIDE}: the Truco transcript is stale; run scripts/truco_transcript.py",
-                  file=sys.stderr)  # fmt: skip
-            return 1
-        return 0
-    GUIDE.write_text(new, encoding="utf-8")
-    return 0
+    return write_or_check(new, text, check=args.check, what="the Truco transcript")
 
 
 if __name__ == "__main__":
