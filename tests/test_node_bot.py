@@ -204,7 +204,7 @@ def test_the_js_bot_plays_a_truco_match_cleanly(node_modules: None, tmp_path: Pa
     """Four seats of Truco (js and three bundled Python bots) on a real referee: no fault,
     the records replay, and the js bot made calls and answers of its own, not only cards."""
     from test_grpc import Hosted
-    from test_truco_grpc import play_truco
+    from test_truco_grpc import play_truco_with_programs
 
     from arena.truco.replay import replay_match
 
@@ -227,19 +227,10 @@ def test_the_js_bot_plays_a_truco_match_cleanly(node_modules: None, tmp_path: Pa
             for token, name in list(tokens.items())[1:]
         ),
     ]
-    procs = []
+    logs = [tmp_path / f"{name}.log" for name in tokens.values()]
     try:
-        for cmd, name in zip(commands, tokens.values(), strict=True):
-            with open(tmp_path / f"{name}.log", "wb") as f:
-                procs.append(subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env))
-        outcome = play_truco(h, 4, "js-truco")
-        for p in procs:
-            assert p.wait(timeout=30) == 0
+        outcome = play_truco_with_programs(h, 4, "js-truco", commands, logs, env)
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
         h.close()
     log = (tmp_path / "js.log").read_text()
     assert "tournament over" in log and "rejected" not in log, log

@@ -238,6 +238,32 @@ def audit(view: Any, rec: dict[str, Any]) -> None:
     assert set(view.cards) == set(view.dealt) - mine_played, where
 
 
+def play_truco_with_programs(
+    h: Hosted,
+    seats: int,
+    match_id: str,
+    commands: Sequence[list[str]],
+    logs: Sequence[Path],
+    env: dict[str, str],
+) -> MatchOutcome:
+    """Start each bot program (its output to its log), play one Truco match of ``seats``
+    on ``h`` and wait for every program to exit 0; a program still running is killed."""
+    procs: list[subprocess.Popen[bytes]] = []
+    try:
+        for cmd, log in zip(commands, logs, strict=True):
+            with open(log, "wb") as f:
+                procs.append(subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env))
+        outcome = play_truco(h, seats, match_id)
+        for p in procs:
+            assert p.wait(timeout=30) == 0
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    return outcome
+
+
 def test_the_bundled_truco_bots_run_as_programs_against_a_referee(
     host: Callable[..., Hosted], tmp_path: Path
 ) -> None:
@@ -255,19 +281,7 @@ def test_the_bundled_truco_bots_run_as_programs_against_a_referee(
          "--connect", h.address, "--token", "tok-s"],
     ]  # fmt: skip
     logs = [tmp_path / "basic.log", tmp_path / "shrewd.log"]
-    procs = []
-    for cmd, log in zip(commands, logs, strict=True):
-        with open(log, "wb") as f:
-            procs.append(subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env))
-    try:
-        outcome = play_truco(h, 2, "procs")
-        for p in procs:
-            assert p.wait(timeout=30) == 0
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-                p.wait()
+    outcome = play_truco_with_programs(h, 2, "procs", commands, logs, env)
     assert replay_match(outcome.deals) == len(outcome.deals)
     assert all(not d["faults"] for d in outcome.deals)
     names = h.call(lambda: [(e.bot_name, e.bot_version) for e in h.referee.entrants])
