@@ -200,15 +200,20 @@ def test_a_js_bot_that_cannot_start_is_explained(
     check_launchable(["random#1", "random#2", "greedy", "planner"])  # Python bots: nothing to do
 
 
-def test_the_js_bot_plays_a_truco_match_cleanly(node_modules: None, tmp_path: Path) -> None:
-    """Four seats of Truco (js and three bundled Python bots) on a real referee: no fault,
-    the records replay, and the js bot made calls and answers of its own, not only cards."""
+@pytest.mark.parametrize("seats", [4, 6])
+def test_the_js_bot_plays_a_truco_match_cleanly(
+    node_modules: None, tmp_path: Path, seats: int
+) -> None:
+    """Four or six seats of Truco (js and bundled Python bots) on a real referee: no
+    fault, the records replay, and the js bot made calls and answers of its own, not only
+    cards. Six seats bring R13's duel hands."""
     from test_grpc import Hosted
     from test_truco_grpc import play_truco_with_programs
 
     from arena.truco.replay import replay_match
 
-    tokens = {"tok-j": "js", "tok-b": "basic", "tok-r": "random", "tok-s": "shrewd"}
+    python_bots = ["basic", "random", "shrewd", "basic#2", "random#2"][: seats - 1]
+    tokens = {"tok-j": "js", **{f"tok-{i}": name for i, name in enumerate(python_bots)}}
     h = Hosted(tokens=tokens, game="truco")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     commands = [
@@ -223,13 +228,13 @@ def test_the_js_bot_plays_a_truco_match_cleanly(node_modules: None, tmp_path: Pa
             "js",
         ],
         *(
-            bot_command(name, h.address, token, "3", capacity=1, game="truco")
+            bot_command(name.split("#")[0], h.address, token, "3", capacity=1, game="truco")
             for token, name in list(tokens.items())[1:]
         ),
     ]
     logs = [tmp_path / f"{name}.log" for name in tokens.values()]
     try:
-        outcome = play_truco_with_programs(h, 4, "js-truco", commands, logs, env)
+        outcome = play_truco_with_programs(h, seats, "js-truco", commands, logs, env)
     finally:
         h.close()
     log = (tmp_path / "js.log").read_text()
