@@ -79,9 +79,7 @@ def _tournament(directory: Path) -> tuple[Any, dict[str, Any]]:
     config = load_config(directory)  # names the file and line when it is broken
     data = json.loads((directory / TOURNAMENT).read_text(encoding="utf-8"))
     game = data.get("game")
-    description = {
-        k: v for k, v in (game.items() if isinstance(game, dict) else ()) if k != "game"
-    }
+    description = {k: v for k, v in (game.items() if isinstance(game, dict) else ()) if k != "game"}
     for key in ("randomness", "seed"):
         if data.get(key) is not None:
             description[key] = data[key]
@@ -184,8 +182,7 @@ def _replays(
             raise ResultsError(f"{path} line {number}: not a readable deal ({_why(exc)})") from None
         lines[match].append((deal, json.dumps(record, separators=(",", ":"), ensure_ascii=False)))
     replays = {
-        match: _pack("\n".join(text for _, text in sorted(deals)))
-        for match, deals in lines.items()
+        match: _pack("\n".join(text for _, text in sorted(deals))) for match, deals in lines.items()
     }
     outcomes_out = None
     if entry.seat_outcomes is not None:

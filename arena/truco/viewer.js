@@ -75,7 +75,8 @@
           el("div", { class: "hand" }, trickCards.map(([seat, code]) => el("span", { class: "played-by" }, cardNode(ui, code), el("small", {}, rec.seats[seat])))),
           el("span", {}, trickText)));
       const log = el("ol", { class: "log" }, flat.map((a, k) => el("li", { class: k === upto - 1 && !scored ? "now" : (k >= upto ? "later" : "") },
-        rec.plays.length > 1 ? `duel ${a.p + 1}: ` : "", ui.chip(rec.seats[a.seat]), ` ${a.action}`)));
+        rec.plays.length > 1 ? `duel ${a.p + 1}: ` : "", ui.chip(rec.seats[a.seat]), " ",
+        a.action.startsWith("play ") ? ["plays ", cardNode(ui, a.action.slice(5), "small")] : a.action)));
       const score = (pts) => rec.teams.map((_, t) => el("span", { style: `color:${TEAM[t]}` }, el("b", {}, `team ${t + 1}: ${pts[t]}`))).flatMap((x, i) => i ? [" · ", x] : [x]);
       const facts = el("div", { class: "facts" },
         el("span", {}, "before: ", ...score(rec.scores_before)),

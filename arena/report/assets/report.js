@@ -248,6 +248,11 @@
     state.at = Math.min(Math.max(0, i), state.steps.length - 1);
     const s = state.steps[state.at];
     body.replaceChildren(state.viewer.render(state.records[s.d], s.i, ui, state.records));
+    // A viewer's scrolling log (class "log") keeps its current line (class "now") in sight.
+    for (const log of body.querySelectorAll(".log")) {
+      const now = log.querySelector(".now");
+      if (now) log.scrollTop = now.offsetTop - log.offsetTop - log.clientHeight / 2;
+    }
     label();
   }
 
