@@ -43,6 +43,7 @@ def open_times(page: Path, repeats: int) -> tuple[list[float], list[float]]:
                     "return t.loadEventEnd - t.startTime;"
                 )
             )
+            parts = driver.execute_script("return window.arenaReport.timings")
             start = time.perf_counter()
             driver.find_elements("css selector", "tr.match")[0].click()
             while not driver.find_element("id", "step-label").text:
@@ -50,6 +51,7 @@ def open_times(page: Path, repeats: int) -> tuple[list[float], list[float]]:
             opens.append((time.perf_counter() - start) * 1000)
             if errors := browser.console_errors(driver):
                 raise SystemExit(f"console errors: {errors}")
+    print(f"drawing each part (ms, last load): {parts}")
     return loads, opens
 
 

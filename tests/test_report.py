@@ -257,6 +257,12 @@ def test_the_truf_report_in_chromium(
         assert driver.find_elements("css selector", "#rating-chart canvas")
         assert len(driver.find_elements("css selector", "#entrant-panels canvas")) == len(rows)
         driver.save_screenshot(str(shots / "truf-overview.png"))
+        search = driver.find_element("id", "match-filter")
+        search.send_keys("no such bot")
+        assert driver.find_elements("css selector", "tr.match") == []
+        search.clear()
+        search.send_keys(summary["entrants"][0])
+        assert len(driver.find_elements("css selector", "tr.match")) == len(summary["matches"])
 
         open_first_match(driver)
         assert step_label(driver) == "Deal 1/4 · bids"

@@ -24,12 +24,14 @@ from arena.leaderboard import (
     format_cell,
     headers_of,
     load_matches,
+    read_leaderboard_json,
     row_columns,
 )
 from arena.ratings import Ratings, match_order
 from arena.results import MATCHES, REPLAYS, TOURNAMENT, read_jsonl_numbered
 from arena.run import load_config
 
+LEADERBOARD_JSON = "leaderboard.json"
 FAULT_LOG_LIMIT = 1000  # fault lines listed; the rest are counted
 _FAULT_COLUMNS = frozenset({"timeouts", "illegal", "disconnects", "forfeits", "disqualified"})
 
@@ -54,7 +56,7 @@ def collect(directory: Path) -> ReportData:
     entry = REGISTRY.get(game)
     if entry is None:
         raise ResultsError(f"{directory}: unknown game {game!r}")
-    rows = build_leaderboard(records, entrants, game=game)
+    rows = _leaderboard_rows(directory, records, entrants, game)
     names = [row.bot for row in rows]
     replays, outcomes, faults = _replays(directory / REPLAYS, records, entry, names)
     summary = {
@@ -84,6 +86,23 @@ def _tournament(directory: Path) -> tuple[Any, dict[str, Any]]:
         if data.get(key) is not None:
             description[key] = data[key]
     return config, description
+
+
+def _leaderboard_rows(
+    directory: Path, records: Sequence[Mapping[str, Any]], entrants: Any, game: str
+) -> list[Any]:
+    """The rows of ``leaderboard.json`` when it was written from these matches (a finished
+    run's, just written: rating every match again would double the report's time), else
+    the rows ``arena leaderboard`` builds from ``matches.jsonl``."""
+    path = directory / LEADERBOARD_JSON
+    if path.exists():
+        rows, meta = read_leaderboard_json(path)
+        if meta.get("matches") == len(records) and (
+            {row.bot for row in rows}
+            == {n for r in records for n in r["seats"]} | set(entrants or ())
+        ):
+            return rows
+    return build_leaderboard(records, entrants, game=game)
 
 
 def _leaderboard(rows: Sequence[Any]) -> dict[str, Any]:
@@ -162,7 +181,11 @@ def _replays(
     bids: dict[str, Counter[tuple[int, int]]] = {n: Counter() for n in names}
     faults: list[list[Any]] = []
     total_faults = 0
-    for number, record in read_jsonl_numbered(path):
+    numbered = read_jsonl_numbered(path)  # names the line of a bad one
+    # The lines as written (numbered from 1; a torn last line is -1, the list's last):
+    # packed as they are, not encoded again.
+    texts = path.read_text(encoding="utf-8").split("\n") if numbered else []
+    for number, record in numbered:
         match = record.get("match")
         if match not in finished:
             continue
@@ -180,7 +203,7 @@ def _replays(
                     faults.append(_fault_row(match, fault, seats))
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise ResultsError(f"{path} line {number}: not a readable deal ({_why(exc)})") from None
-        lines[match].append((deal, json.dumps(record, separators=(",", ":"), ensure_ascii=False)))
+        lines[match].append((deal, texts[number - 1 if number > 0 else -1]))
     replays = {
         match: _pack("\n".join(text for _, text in sorted(deals))) for match, deals in lines.items()
     }

@@ -100,7 +100,7 @@
     addChart(node, {
       height: 180, legend: { show: false },
       scales: { x: { time: false, range: (u, lo, hi) => [lo - 1, hi + 1] } },
-      axes: [{ label: xlabel }, { label: "deals", size: 50 }],
+      axes: [{ label: xlabel, incrs: [1, 2, 5, 10, 20, 50, 100] }, { label: dealWord() + "s", size: 56 }],
       series: [{}, { label: name, fill: colour[name] + "aa", stroke: colour[name],
         paths: uPlot.paths.bars({ size: [0.8, 24] }), points: { show: false } }],
       cursor: { show: false },
@@ -126,22 +126,25 @@
     if (!bids.length) return el("p", { class: "muted" }, "No bids recorded.");
     const maxBid = Math.max(...bids.map(b => b[0])), minBid = Math.min(...bids.map(b => b[0]));
     const maxTook = Math.max(...bids.map(b => b[1]));
-    const cell = {}; let total = 0, made = 0, top = 0;
-    for (const [b, t, c] of bids) { cell[b + "," + t] = c; total += c; if (b === t) made += c; top = Math.max(top, c); }
+    const cell = {}; let total = 0, made = 0;
+    for (const [b, t, c] of bids) { cell[b + "," + t] = c; total += c; if (b === t) made += c; }
     const cols = Array.from({ length: maxTook + 1 }, (_, t) => t);
-    const head = el("tr", {}, el("th", {}, "bid \\ took"), cols.map(t => el("th", { class: "num" }, t)), el("th", { class: "num" }, "made"));
+    const head = el("tr", {}, el("th", {}, "bid \\ took"), cols.map(t => el("th", { class: "num" }, t)), el("th", { class: "num" }, "deals"));
     const rows = [];
     for (let b = minBid; b <= maxBid; b++) {
       const row = cols.map(t => cell[b + "," + t] || 0);
       const n = row.reduce((s, v) => s + v, 0);
       if (!n) continue;
+      // A cell: the share (%) of this bid's deals that took t tricks; its count on hover.
       rows.push(el("tr", {}, el("th", { class: "num" }, b), row.map((v, t) => el("td", {
         class: "num heat" + (t === b ? " diag" : ""),
-        style: v ? `background:rgba(37,99,235,${0.08 + 0.72 * v / top})` : "",
-      }, v || "")), el("td", { class: "num" }, pct(cell[b + "," + b] || 0, n))));
+        title: v ? `bid ${b}, took ${t}: ${v} of ${n} deals` : null,
+        style: v ? `background:rgba(37,99,235,${0.06 + 0.74 * v / n})` : "",
+      }, v ? (100 * v / n < 1 ? "<1" : Math.round(100 * v / n)) : "")), el("td", { class: "num" }, n)));
     }
     return el("div", {},
-      el("p", {}, el("b", {}, pct(made, total)), ` of ${total} deals made the bid exactly (took as many tricks as bid).`),
+      el("p", {}, el("b", {}, pct(made, total)), ` of ${total} deals made the bid exactly (took as many tricks as bid). `,
+        el("span", { class: "muted" }, "Each row: % of that bid's deals by tricks taken; the outlined cell made the bid.")),
       el("div", { class: "scroll" }, el("table", { class: "grid heatmap" }, el("thead", {}, head), el("tbody", {}, rows))));
   }
 
@@ -176,25 +179,40 @@
   }
 
   // --- match list ---------------------------------------------------------------------
+  // Rows are made as they are shown, PAGE at a time: a long tournament's page opens fast.
+  const PAGE = 100;
   function matches() {
     const box = document.getElementById("match-table");
     const head = el("tr", {}, ["match", "round", "table", "result (best first)", "deals", "faults"].map((h, i) => el("th", { class: i === 3 ? "" : "num" }, h)));
     const body = el("tbody");
-    const rows = summary.matches.map(m => {
+    const row = m => {
       const [id, round, table, seats, totals, ranks, deals, nfaults] = m;
       const order = seats.map((_, s) => s).sort((a, b) => ranks[a] - ranks[b] || a - b);
       const result = el("td", { class: "result" }, order.map(s => el("span", { class: "res" + (ranks[s] === 1 ? " win" : "") }, chip(seats[s]), el("b", {}, totals[s]))));
       const tr = el("tr", { class: "match", tabindex: "0", "data-match": id, onclick: () => openMatch(id), onkeydown: e => { if (e.key === "Enter") openMatch(id); } },
         el("td", {}, el("a", { href: "#", onclick: e => e.preventDefault() }, id)), el("td", { class: "num" }, round), el("td", { class: "num" }, table),
         result, el("td", { class: "num" }, deals), el("td", { class: "num" + (nfaults ? " bad" : " dim") }, nfaults));
-      tr.dataset.text = (id + " " + seats.join(" ")).toLowerCase();
       return tr;
-    });
-    body.append(...rows);
-    box.append(el("table", { class: "grid matches" }, el("thead", {}, head), body));
+    };
+    const text = summary.matches.map(m => (m[0] + " " + m[3].join(" ")).toLowerCase());
+    let chosen = summary.matches.map((_, i) => i), shown = 0;
+    const more = el("button", { class: "btn more", onclick: () => page() });
+    const count = el("p", { class: "muted" });
+    function page() {
+      body.append(...chosen.slice(shown, shown + PAGE).map(i => row(summary.matches[i])));
+      shown = Math.min(chosen.length, shown + PAGE);
+      count.textContent = `${shown} of ${chosen.length} matches shown`;
+      more.textContent = `Show ${Math.min(PAGE, chosen.length - shown)} more`;
+      more.hidden = shown >= chosen.length;
+    }
+    box.append(el("table", { class: "grid matches" }, el("thead", {}, head), body), count, more);
+    page();
     document.getElementById("match-filter").addEventListener("input", e => {
       const q = e.target.value.trim().toLowerCase();
-      for (const tr of rows) tr.hidden = q !== "" && !tr.dataset.text.includes(q);
+      chosen = summary.matches.map((_, i) => i).filter(i => q === "" || text[i].includes(q));
+      body.replaceChildren();
+      shown = 0;
+      page();
     });
   }
 
@@ -291,11 +309,12 @@
     if (keys[e.key]) { buttons[keys[e.key]](); e.preventDefault(); }
   });
 
-  leaderboard();
-  ratingChart();
-  headToHead();
-  entrants();
-  faults();
-  matches();
-  window.arenaReport = { openMatch, summary };
+  // Each part's drawing time (ms), for bench/report.py.
+  const timings = {};
+  for (const [name, draw] of Object.entries({ leaderboard, ratingChart, headToHead, entrants, faults, matches })) {
+    const start = performance.now();
+    draw();
+    timings[name] = Math.round(performance.now() - start);
+  }
+  window.arenaReport = { openMatch, summary, timings };
 })();
