@@ -941,7 +941,8 @@ def report(
     except ValueError as exc:
         raise fail(str(exc)) from None
     except OSError as exc:
-        raise fail(f"cannot write the report: {exc.strerror or exc}: {exc.filename or ''}") from None
+        where = exc.filename or directory
+        raise fail(f"cannot write the report: {exc.strerror or exc}: {where}") from None
     out.print(str(path), markup=False, highlight=False)
 
 

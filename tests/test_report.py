@@ -135,6 +135,23 @@ def test_bids_against_tricks_count_every_seat_of_every_deal(truf_run: Path) -> N
     assert counted[mine[0]] == mine.count(mine[0])
 
 
+def test_the_fault_log_lists_each_fault_with_its_entrant(truf_run: Path, tmp_path: Path) -> None:
+    run = copy_run(truf_run, tmp_path)
+    lines = (run / "replays.jsonl").read_text().splitlines()
+    deal = json.loads(lines[0])
+    fault = {"seat": 2, "kind": "timeout", "detail": "no answer in 1.0 s", "deal": 1,
+             "strikes": 1, "disqualified": False}  # fmt: skip
+    deal["faults"] = [fault]
+    lines[0] = json.dumps(deal, separators=(",", ":"))
+    (run / "replays.jsonl").write_text("\n".join(lines) + "\n")
+    assert arena("report", str(run))[0] == 0
+    faults = script_json((run / "report.html").read_text(encoding="utf-8"), "summary")["faults"]
+    assert faults == {
+        "rows": [[deal["match"], 1, deal["seats"][2], "timeout", "no answer in 1.0 s", 1, False]],
+        "total": 1,
+    }
+
+
 def test_a_bot_name_cannot_break_out_of_the_page(truf_run: Path, tmp_path: Path) -> None:
     run = copy_run(truf_run, tmp_path)
     (run / "tournament.json").unlink()  # copied results without it still make a report

@@ -29,7 +29,7 @@ from arena.leaderboard import (
 )
 from arena.ratings import Ratings, match_order
 from arena.results import MATCHES, REPLAYS, TOURNAMENT, read_jsonl_numbered
-from arena.run import load_config
+from arena.run import RunConfig, load_config
 
 LEADERBOARD_JSON = "leaderboard.json"
 FAULT_LOG_LIMIT = 1000  # fault lines listed; the rest are counted
@@ -74,7 +74,7 @@ def collect(directory: Path) -> ReportData:
     return ReportData(summary, replays)
 
 
-def _tournament(directory: Path) -> tuple[Any, dict[str, Any]]:
+def _tournament(directory: Path) -> tuple[RunConfig | None, dict[str, Any]]:
     """The run's configuration and game description, or (None, {}) without the file."""
     if not (directory / TOURNAMENT).exists():
         return None, {}
@@ -89,7 +89,10 @@ def _tournament(directory: Path) -> tuple[Any, dict[str, Any]]:
 
 
 def _leaderboard_rows(
-    directory: Path, records: Sequence[Mapping[str, Any]], entrants: Any, game: str
+    directory: Path,
+    records: Sequence[Mapping[str, Any]],
+    entrants: Sequence[str] | None,
+    game: str,
 ) -> list[Any]:
     """The rows of ``leaderboard.json`` when it was written from these matches (a finished
     run's, just written: rating every match again would double the report's time), else
@@ -177,8 +180,8 @@ def _replays(
     the fault log. Lines of a match with no match line (unfinished) are left out."""
     finished = {str(r["match"]) for r in records}
     lines: dict[str, list[tuple[int, str]]] = defaultdict(list)
-    scores: dict[str, Counter[int]] = {n: Counter() for n in names}
-    bids: dict[str, Counter[tuple[int, int]]] = {n: Counter() for n in names}
+    scores: dict[str, Counter[int]] = defaultdict(Counter)
+    bids: dict[str, Counter[tuple[int, int]]] = defaultdict(Counter)
     faults: list[list[Any]] = []
     total_faults = 0
     numbered = read_jsonl_numbered(path)  # names the line of a bad one

@@ -71,7 +71,7 @@
           el("div", { class: "name" }, el("b", {}, ui.chip(rec.seats[s]),
             s === rec.dealer ? el("small", { title: "dealer" }, " (D)") : null),
             el("span", { class: "stat", title: "tricks taken / final bid" }, `${won[s]}/${rec.final_bids[s]} tricks`)),
-          el("div", { class: "name" }, el("span", {}, "bid ", ...bidText(s), s === rec.high_bidder ? el("small", {}, " high") : null),
+          el("div", { class: "name" }, el("span", {}, rec.variant === "target" ? "declared " : "bid ", ...bidText(s), s === rec.high_bidder ? el("small", {}, " high") : null),
             el("span", { class: "stat", title: "score before this deal" },
               scored ? `${before[s]} ${rec.scores[s] >= 0 ? "+" : "−"} ${Math.abs(rec.scores[s])} = ${rec.totals[s]}` : `total ${before[s]}`)),
           hand);

@@ -68,6 +68,7 @@
 
   function ratingChart() {
     const node = document.getElementById("rating-chart");
+    if (!summary.matches.length) { node.append(el("p", { class: "muted" }, "No finished matches yet.")); return; }
     const hist = summary.ratings;
     const n = hist.labels.length;
     const x = Array.from({ length: n }, (_, i) => i);
