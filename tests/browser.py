@@ -43,6 +43,12 @@ def chromium(width: int = 1280, height: int = 900) -> Iterator[Any]:
         driver.quit()
 
 
+def as_phone(driver: Any, width: int = 390, height: int = 844) -> None:
+    """Show pages as a phone would (a headless window is never narrower than 500 px)."""
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": True}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+
+
 def console_errors(driver: Any) -> list[str]:
     return [e["message"] for e in driver.get_log("browser") if e["level"] == "SEVERE"]
 

@@ -310,7 +310,7 @@ def test_the_truf_report_in_chromium(
         press(driver, Keys.ESCAPE)
         assert not driver.find_element("id", "viewer").is_displayed()
 
-        driver.set_window_size(390, 844)  # a phone
+        browser.as_phone(driver)
         driver.get(browser.url(truf_run / "report.html"))
         width = driver.execute_script("return document.documentElement.scrollWidth")
         assert width <= 390, "the page scrolls sideways on a phone"
