@@ -305,6 +305,7 @@ def test_the_truf_report_in_chromium(
             press(driver, Keys.ARROW_RIGHT)
         assert hidden_seen
         assert step_label(driver) == "Deal 1/4 · scored"
+        assert len(driver.find_elements("css selector", ".scores tbody tr")) == 1  # running totals
         press(driver, Keys.PAGE_DOWN)
         assert step_label(driver) == "Deal 2/4 · bids"
         press(driver, Keys.ESCAPE)

@@ -28,7 +28,7 @@
       return out;
     },
 
-    render(rec, step, ui) {
+    render(rec, step, ui, deals) {
       const { el } = ui;
       const seats = rec.seats.length;
       const faceDown = rec.variant !== "target" && rec.trump !== null; // C11 is classic only
@@ -96,7 +96,14 @@
       const felt = el("div", { class: "table-felt" }, rec.seats.map((_, s) => seatBox(s)), center);
       const faults = rec.faults.length ? el("div", { class: "note" }, "Faults in this deal: ",
         rec.faults.map(f => `${rec.seats[f.seat]} ${f.kind}${f.detail ? ` (${f.detail})` : ""}`).join("; ")) : null;
-      return el("div", {}, facts, felt, faults);
+      // Once the deal is scored: the match's running totals, deal by deal, up to this one.
+      const sofar = scored ? deals.filter(d => d.deal <= rec.deal) : [];
+      const running = scored ? el("div", { class: "scroll" }, el("table", { class: "grid scores" },
+        el("thead", {}, el("tr", {}, el("th", {}, "deal"), rec.seats.map(n => el("th", { class: "num" }, ui.chip(n))))),
+        el("tbody", {}, sofar.map(d => el("tr", {}, el("td", {}, d.deal), d.totals.map((t, s) => el("td", {
+          class: "num " + (d.scores[s] > 0 ? "up" : d.scores[s] < 0 ? "down" : ""),
+        }, `${t} (${d.scores[s] > 0 ? "+" : ""}${d.scores[s]})`))))))) : null;
+      return el("div", {}, facts, felt, faults, running);
     },
   };
   window.arenaViewers.truf = viewer;
