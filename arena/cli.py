@@ -643,6 +643,17 @@ def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None
     write_json(rows, directory / "leaderboard.json", {"matches": len(records)})
     out.print(leaderboard_table(rows, title=f"Leaderboard · {len(records)} matches"))
     out.print(f"saved in {directory}/", markup=False, highlight=False)
+    _write_report(directory)
+
+
+def _write_report(directory: Path) -> None:
+    """The run's HTML report; the run's results stand without it, so a failure warns."""
+    from arena.report import write_report
+
+    try:
+        out.print(f"report: {write_report(directory)}", markup=False, highlight=False)
+    except (ValueError, OSError) as exc:
+        err.print(f"[yellow]warning[/]: no report: {escape(str(exc))}", highlight=False)
 
 
 @app.command()
@@ -913,6 +924,26 @@ def leaderboard(
         sys.stdout.write(to_csv(rows))
     else:
         sys.stdout.write(to_json(rows, {"matches": len(records)}))
+
+
+@app.command()
+def report(
+    directory: Annotated[
+        Path, typer.Argument(metavar="DIR", help="A results directory (results/<run>/).")
+    ],
+) -> None:
+    """Write DIR/report.html: leaderboard, rating charts, head to head, per-entrant
+    statistics, faults and a replay viewer, in one file that opens offline."""
+    from arena.report import write_report
+
+    try:
+        path = write_report(directory)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    except OSError as exc:
+        where = exc.filename or directory
+        raise fail(f"cannot write the report: {exc.strerror or exc}: {where}") from None
+    out.print(str(path), markup=False, highlight=False)
 
 
 @app.command()

@@ -142,6 +142,9 @@ class StatColumn:
     percent: bool = False  # shown as a percentage
 
 
+SeatOutcome = tuple[int, int | None, int | None]  # one seat's (score, bid, tricks) in a deal
+
+
 @dataclass(frozen=True)
 class GameEntry:
     """One game as the arena runs it. Adding a game is adding an entry to ``REGISTRY``:
@@ -168,6 +171,12 @@ class GameEntry:
     # The seats of each team at a table of n seats, when partners depend on the seating
     # (the scheduler then rotates partners: arena.partners); None: every seat for itself.
     teams: Callable[[int], tuple[tuple[int, ...], ...]] | None = None
+    # The HTML report (arena/report): the package whose ``viewer.js`` steps through the
+    # game's replays, and per seat of a replay record its (score, bid, tricks taken), bid
+    # and tricks None where the game has no bids. None: the report says the game's replays
+    # are not yet viewable / shows no per-deal distributions.
+    viewer: str | None = None
+    seat_outcomes: Callable[[Mapping[str, Any]], list[SeatOutcome]] | None = None
 
 
 def _truf(values: Mapping[str, Any], deals_file: str | None) -> Game:
@@ -213,6 +222,18 @@ def _truco_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
     return check_dealt(records, key)
 
 
+def _truf_outcomes(record: Mapping[str, Any]) -> list[SeatOutcome]:
+    from arena.truf.replay import seat_outcomes
+
+    return seat_outcomes(record)
+
+
+def _truco_outcomes(record: Mapping[str, Any]) -> list[SeatOutcome]:
+    from arena.truco.replay import seat_outcomes
+
+    return seat_outcomes(record)
+
+
 def _truco_headline(game: Game) -> str:
     rules = game.describe()
     return f"{rules['seats']} seats · to {rules['points']} points"
@@ -239,6 +260,8 @@ REGISTRY: dict[str, GameEntry] = {
                 StatColumn("avg_score_per_deal", "score/deal", "totals"),
                 StatColumn("exact_rate", "exact", "exact", percent=True),
             ),
+            viewer="arena.truf",
+            seat_outcomes=_truf_outcomes,
         ),
         GameEntry(
             name="truco",
@@ -260,6 +283,8 @@ REGISTRY: dict[str, GameEntry] = {
                 StatColumn("truco_refused_rate", "refused", "truco_refused", percent=True),
             ),
             teams=alternating_teams,  # ruling R2
+            viewer="arena.truco",
+            seat_outcomes=_truco_outcomes,
         ),
     )
 }

@@ -93,6 +93,12 @@ def public_hand(record: Mapping[str, Any]) -> dict[str, Any]:
     return {key: copy.deepcopy(record[key]) for key in PUBLIC_HAND_KEYS}
 
 
+def seat_outcomes(record: Mapping[str, Any]) -> list[tuple[int, int | None, int | None]]:
+    """Per seat: the points its team scored in the hand (Truco has no bids)."""
+    team_of = {seat: t for t, team in enumerate(record["teams"]) for seat in team}
+    return [(int(record["points"][team_of[s]]), None, None) for s in range(len(record["seats"]))]
+
+
 COMPARED = ("dealer", "mano", "kind", "hands", "scores_before", "plays", "points", "scores",
             "totals")  # fmt: skip
 

@@ -143,6 +143,16 @@ def public_deal(record: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def seat_outcomes(record: Mapping[str, Any]) -> list[tuple[int, int | None, int | None]]:
+    """Per seat: the deal's score, its final bid (or target) and the tricks it took."""
+    return [
+        (int(score), int(bid), int(took))
+        for score, bid, took in zip(
+            record["scores"], record["final_bids"], record["tricks_won"], strict=True
+        )
+    ]
+
+
 def rules_of(record: Mapping[str, Any], deals: int) -> TrufRules:
     variant = Variant(record["variant"])
     if variant is Variant.TARGET:
