@@ -87,7 +87,7 @@
     addChart(node, {
       height: 320, series, bands,
       scales: { x: { time: false } },
-      axes: [{ label: "match" }, { label: "μ ± 3σ" }],
+      axes: [{ label: "match", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, { label: "μ ± 3σ" }],
       cursor: { points: { show: false } },
     }, data);
     // The band edges are drawn series too; keep them out of the legend.
