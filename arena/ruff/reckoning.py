@@ -37,7 +37,9 @@ def ruff_suit(dealt: Sequence[Card], turned: Card) -> int:
     return sums.index(max(sums))
 
 
-def shown_cards(dealt: Sequence[Card], turned: Card, announced: int) -> tuple[int, tuple[Card, ...]]:
+def shown_cards(
+    dealt: Sequence[Card], turned: Card, announced: int
+) -> tuple[int, tuple[Card, ...]]:
     """The ruff suit and the cards shown for an announcement (ruling F6): the suit's dealt
     cards highest first until their sum reaches ``announced``; in the trump suit, the
     turned-up card last when the dealt cards fall short. 0 shows no card."""

@@ -19,7 +19,7 @@ from arena.cards import Card
 from arena.errors import DealError, RuleError
 from arena.ruff.actions import Action, Announce, Discard, Play
 from arena.ruff.deal import DealSpec, check_deal, first_dealer, seeded_deal
-from arena.ruff.reckoning import ruff_winner, rubber, shown_cards, true_ruff
+from arena.ruff.reckoning import rubber, ruff_winner, shown_cards, true_ruff
 from arena.ruff.replay import deal_record
 from arena.ruff.rules import RUB_CARDS, RUFF_POINTS, RuffRules
 from arena.ruff.scoring import card_points, set_winners, side_ranks
@@ -40,6 +40,16 @@ class RuffMatch:
     each finished deal's replay record is appended to ``finished``."""
 
     game = "ruff"
+    # The state of the deal in play (set by ``_start_deal``):
+    actions: list[tuple[int, Action]]
+    announcements: list[tuple[int, int]]
+    ruff_winner: int | None
+    rubber_seat: int | None
+    taken: tuple[Card, ...] | None
+    discards: tuple[Card, ...] | None
+    shown: ShownRuff | None
+    tricks: list[Trick]
+    trick: list[tuple[int, Card]]
 
     def __init__(
         self,
@@ -67,11 +77,11 @@ class RuffMatch:
         self._side = [self.rules.side_of(s) for s in range(n)]
         self.scores = [0] * len(self._teams)  # per side
         self.totals = [0] * n  # per seat: its side's score (what results files rate)
-        self.finished: list[dict[str, Any]] = []
+        self.finished = []
         self.deal_no = 0
         self.dealer = first_dealer(self.seed, n)  # ruling F2
-        self._winners: set[int] | None = None
-        self._legal: tuple[Action, ...] | None = None
+        self._winners = None
+        self._legal = None
         self._start_deal()
 
     # ----------------------------------------------------------------- queries
@@ -209,8 +219,9 @@ class RuffMatch:
         if phase is Phase.ANNOUNCE:
             if isinstance(action, Announce) and 0 <= action.number <= self.ruffs[seat]:
                 return
-            ruling, reason = "F4", (
-                f"announce a number from 0 to this seat's true ruff, {self.ruffs[seat]}"
+            ruling, reason = (
+                "F4",
+                (f"announce a number from 0 to this seat's true ruff, {self.ruffs[seat]}"),
             )
         elif phase is Phase.RUB:
             if isinstance(action, Discard) and set(action.cards) <= set(self._hands[seat]):
@@ -324,15 +335,15 @@ class RuffMatch:
         self._hands = [list(h) for h in hands]
         self.ruffs = [true_ruff(h, self.turned) for h in hands]  # ruling F3
         self.scores_before = list(self.scores)
-        self.actions: list[tuple[int, Action]] = []
-        self.announcements: list[tuple[int, int]] = []
-        self.ruff_winner: int | None = None
-        self.rubber_seat: int | None = None
-        self.taken: tuple[Card, ...] | None = None
-        self.discards: tuple[Card, ...] | None = None
-        self.shown: ShownRuff | None = None
-        self.tricks: list[Trick] = []
-        self.trick: list[tuple[int, Card]] = []
+        self.actions = []
+        self.announcements = []
+        self.ruff_winner = None
+        self.rubber_seat = None
+        self.taken = None
+        self.discards = None
+        self.shown = None
+        self.tricks = []
+        self.trick = []
         self.cards_won = [0] * sides
         self.ruff_points = [0] * sides
         self.card_points = [0] * sides
