@@ -77,11 +77,11 @@ class RuffMatch:
         self._side = [self.rules.side_of(s) for s in range(n)]
         self.scores = [0] * len(self._teams)  # per side
         self.totals = [0] * n  # per seat: its side's score (what results files rate)
-        self.finished = []
+        self.finished: list[dict[str, Any]] = []
         self.deal_no = 0
         self.dealer = first_dealer(self.seed, n)  # ruling F2
-        self._winners = None
-        self._legal = None
+        self._winners: set[int] | None = None
+        self._legal: tuple[Action, ...] | None = None
         self._start_deal()
 
     # ----------------------------------------------------------------- queries
