@@ -208,3 +208,8 @@ def test_actions_round_trip_their_text() -> None:
     assert str(Discard(tuple(cards("TH 2C 7D 3C")))) == "discard TH 7D 2C 3C"
     with pytest.raises(ValueError, match="cannot read Ruff action"):
         parse_action("discard 2C 2C 3C 4C")
+    # a bot may name a card by its index or code; the action holds the Card either way
+    assert Play(0) == Play("2S") == Play(Card.parse("2S"))  # type: ignore[arg-type]
+    assert str(Play(0)) == "play 2S"  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="not a card"):
+        Play(52)  # type: ignore[arg-type]
