@@ -141,7 +141,8 @@ class RuffMatch:
         if self.phase is Phase.ANNOUNCE:  # ruling F4: 0 up to the true ruff, whatever came before
             return tuple(Announce(n) for n in range(self.ruffs[seat] + 1))
         if self.phase is Phase.RUB:  # ruling F5: any four of the sixteen
-            return tuple(Discard(c) for c in itertools.combinations(self.hand(seat), RUB_CARDS))
+            combos = itertools.combinations(self.hand(seat), RUB_CARDS)
+            return tuple(map(Discard.of_sorted, combos))
         led = self.trick[0][1] // 13 if self.trick else None  # ruling F7
         return tuple(Play(c) for c in follow_suit(self.hand(seat), led))
 
