@@ -59,5 +59,5 @@ def test_the_ruff_bench_reports_deals_per_second_in_each_form() -> None:
         out = bench("--game", "ruff", *args)
         assert out.returncode == 0, out.stderr
         assert re.fullmatch(r"deals/s: [1-9]\d*", out.stdout.splitlines()[-1])
-    refused = bench("--game", "ruff", "--seats", "3")  # ruling F1: double is four seats
+    refused = bench("--game", "ruff", "--form", "double", "--seats", "3")  # F1: four seats
     assert refused.returncode == 2 and "--form single" in refused.stderr
