@@ -9,10 +9,10 @@ draws the first from the match seed). Blank lines are skipped.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from arena.cards import Card, CardError
+from arena.dealfiles import json_line, load_lines
 from arena.errors import DealError
 from arena.ruff.deal import DealSpec, check_deal
 from arena.ruff.rules import RuffRules
@@ -26,12 +26,7 @@ def parse_deal_line(text: str, name: str, line: int, rules: RuffRules, shown: st
     """One line of a Ruff deal file: ``name`` goes into the deal's source in the log,
     errors name the file as ``shown``."""
     where = f"{shown} line {line}"
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RuffDealFileError(
-            f"{where}: not valid JSON ({exc.msg} at column {exc.colno})"
-        ) from None
+    data = json_line(text, where, RuffDealFileError)
     shape = (
         f'an object with "hands" ({rules.seats} lists of {rules.hand_size} card codes) '
         f'and "head" ({rules.head_size} card codes)'
@@ -60,18 +55,8 @@ def parse_deal_line(text: str, name: str, line: int, rules: RuffRules, shown: st
 def load_deals(path: str | Path, rules: RuffRules) -> list[DealSpec]:
     """Read and check a whole Ruff deal file for ``rules``; raise ``RuffDealFileError``
     naming the line and the problem."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise RuffDealFileError(f"cannot read deal file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise RuffDealFileError(f"deal file {path} is not UTF-8 text") from None
-    deals = [
-        parse_deal_line(line, path.name, number, rules, str(path))
-        for number, line in enumerate(text.splitlines(), start=1)
-        if line.strip()
-    ]
-    if not deals:
-        raise RuffDealFileError(f"deal file {path} holds no deals")
-    return deals
+
+    def parse(text: str, name: str, line: int, shown: str) -> DealSpec:
+        return parse_deal_line(text, name, line, rules, shown)
+
+    return load_lines(path, parse, RuffDealFileError)
