@@ -5,20 +5,19 @@ field that differs. The format is documented in ``docs/results.md``."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena.cards import SUIT_LETTERS, Card, codes
-from arena.errors import ActionFormatError, DealError, RuleError
 from arena.records import envelope
 from arena.replaycheck import (
     ReplayMismatch,
     check_envelope,
-    check_fields,
     check_values,
     is_int,
     is_str_list,
     replay_lines,
+    replay_records,
 )
 from arena.ruff.actions import parse_action
 
@@ -120,19 +119,12 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
         match = RuffMatch(rules_of(first), match_id=match_id, names=first["seats"], deals=specs)
     except (ValueError, KeyError, TypeError) as exc:
         raise ReplayMismatch(f"match {match_id}: cannot set the match up: {exc}") from None
-    for rec in records:
-        where = f"match {match_id} deal {rec['deal']}"
-        try:
-            for seat, text in rec["actions"]:
-                match.apply(int(seat), parse_action(text))
-        except (RuleError, DealError, ActionFormatError) as exc:
-            raise ReplayMismatch(
-                f"{where}: the engine refuses the logged play: {exc}", rec["deal"]
-            ) from None
-        if not match.finished:
-            raise ReplayMismatch(f"{where}: the logged actions do not finish the deal", rec["deal"])
-        check_fields(where, match.finished.pop(0), rec, COMPARED, rec["deal"])
-    return len(records)
+    return replay_records(match, records, _actions, COMPARED)
+
+
+def _actions(rec: Mapping[str, Any]) -> Iterator[tuple[int, Any]]:
+    for seat, text in rec["actions"]:
+        yield int(seat), parse_action(text)
 
 
 REQUIRED_FIELDS = ("schema", "game", "match", "deal", "seats", "form", "alt_deals", "dealer",
