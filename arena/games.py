@@ -7,6 +7,7 @@ all come from here; a game joins by adding its ``GameEntry`` to ``REGISTRY``.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -181,47 +182,11 @@ def _truco(values: Mapping[str, Any], deals_file: str | None) -> Game:
     return TrucoGame(rules, tuple(load_hands(deals_file, rules.seats)) if deals_file else ())
 
 
-def _truf_replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tuple[int, int]:
-    from arena.truf.replay import replay_log
-
-    return replay_log(lines, name)
-
-
-def _truf_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
-    from arena.truf.replay import check_dealt
-
-    return check_dealt(records, key)
-
-
-def _truco_replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tuple[int, int]:
-    from arena.truco.replay import replay_log
-
-    return replay_log(lines, name)
-
-
-def _truco_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
-    from arena.truco.replay import check_dealt
-
-    return check_dealt(records, key)
-
-
 def _ruff(values: Mapping[str, Any], deals_file: str | None) -> Game:
     from arena.ruff.dealsfile import load_deals as load_ruff_deals
 
     rules = RuffRules(form=values["form"], seats=values["seats"], alt_deals=values["alt_deals"])
     return RuffGame(rules, tuple(load_ruff_deals(deals_file, rules)) if deals_file else ())
-
-
-def _ruff_replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tuple[int, int]:
-    from arena.ruff.replay import replay_log
-
-    return replay_log(lines, name)
-
-
-def _ruff_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
-    from arena.ruff.replay import check_dealt
-
-    return check_dealt(records, key)
 
 
 def _ruff_headline(game: Game) -> str:
@@ -233,6 +198,16 @@ def _ruff_headline(game: Game) -> str:
 def _ruff_partners(game: Game) -> tuple[tuple[int, ...], ...] | None:
     rules = game.describe()
     return ((0, 2), (1, 3)) if rules["form"] == "double" else None
+
+
+def _lazy(module: str, name: str) -> Callable[..., Any]:
+    """``module.name``, imported when first called (a game's replay code loads only when
+    ``arena verify`` needs it)."""
+
+    def call(*args: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args)
+
+    return call
 
 
 def _truco_headline(game: Game) -> str:
@@ -255,8 +230,8 @@ REGISTRY: dict[str, GameEntry] = {
             build=_truf,
             headline=lambda game: str(game.describe()["variant"]),
             default_entrants=("random", "greedy", "planner", "tracker"),
-            replay_log=_truf_replay_log,
-            check_dealt=_truf_dealt,
+            replay_log=_lazy("arena.truf.replay", "replay_log"),
+            check_dealt=_lazy("arena.truf.replay", "check_dealt"),
             stats=(
                 StatColumn("avg_score_per_deal", "score/deal", "totals"),
                 StatColumn("exact_rate", "exact", "exact", percent=True),
@@ -273,8 +248,8 @@ REGISTRY: dict[str, GameEntry] = {
             # Two of each bundled Truco bot: six entrants fill a table of 2, 4 or 6 seats,
             # and every bot meets its own kind as partner and as opponent (house choice).
             default_entrants=("random", "random", "basic", "basic", "shrewd", "shrewd"),
-            replay_log=_truco_replay_log,
-            check_dealt=_truco_dealt,
+            replay_log=_lazy("arena.truco.replay", "replay_log"),
+            check_dealt=_lazy("arena.truco.replay", "check_dealt"),
             stats=(
                 StatColumn("points_for_per_hand", "for/hand", "totals"),
                 StatColumn("points_against_per_hand", "against/hand", "points_against"),
@@ -300,8 +275,8 @@ REGISTRY: dict[str, GameEntry] = {
             # Two of each bundled Ruff bot (house choice, as for Truco): six entrants fill
             # a table of 2, 3 or 4 and every bot meets its own kind as partner and opponent.
             default_entrants=("random", "random", "steady", "steady", "sharp", "sharp"),
-            replay_log=_ruff_replay_log,
-            check_dealt=_ruff_dealt,
+            replay_log=_lazy("arena.ruff.replay", "replay_log"),
+            check_dealt=_lazy("arena.ruff.replay", "check_dealt"),
             stats=(
                 StatColumn("points_per_deal", "points/deal", "totals"),
                 StatColumn("ruffs_won_rate", "ruffs won", "ruffs_won", percent=True),

@@ -9,22 +9,13 @@ from pathlib import Path
 
 import pytest
 from ruff_helpers import deal
-from typer.testing import CliRunner
+from test_truco_cli import FILES, arena, one_line_error
 
 from arena.cards import codes
-from arena.cli import app
 from arena.games import REGISTRY
 from arena.leaderboard import load_matches
 from arena.ruff.rules import RuffRules
 from bots import bundled_module
-
-runner = CliRunner()
-FILES = ("tournament.json", "matches.jsonl", "replays.jsonl", "leaderboard.csv", "leaderboard.json")
-
-
-def arena(*args: str) -> tuple[int, str]:
-    result = runner.invoke(app, list(args))
-    return result.exit_code, result.output
 
 
 def ruff_run(out: Path, *extra: str, rounds: int = 3) -> Path:
@@ -34,14 +25,6 @@ def ruff_run(out: Path, *extra: str, rounds: int = 3) -> Path:
     )  # fmt: skip
     assert code == 0, text
     return out
-
-
-def one_line_error(*args: str) -> str:
-    code, text = arena(*args)
-    assert code == 1, text
-    assert "Traceback" not in text
-    assert text.startswith("error: ") and len(text.strip().splitlines()) == 1, text
-    return text
 
 
 FORMS = {

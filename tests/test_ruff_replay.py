@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import copy
 import random
-import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_results_doc import table_fields
 
 from arena.replaycheck import ReplayMismatch
 from arena.ruff.replay import PUBLIC_DEAL_KEYS, check_dealt, public_deal, replay_log
@@ -23,12 +23,7 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "results.md"
 def ruff_doc_fields(table: str) -> set[str]:
     """The backticked names in the first column of a table of the Ruff section."""
     ruff = DOC.read_text(encoding="utf-8").split('## Ruff and Trump (`"game": "ruff"`', 1)[1]
-    body = ruff.split(f"### `{table}`", 1)[1].split("\n### ", 1)[0]
-    names: set[str] = set()
-    for line in body.splitlines():
-        if line.startswith("| `"):
-            names.update(re.findall(r"`([a-z_]+)`", line.split("|")[1]))
-    return names
+    return table_fields(ruff.split(f"### `{table}`", 1)[1].split("\n### ", 1)[0])
 
 
 def records(rules: RuffRules, seed: str) -> list[dict[str, Any]]:
