@@ -114,12 +114,20 @@ def test_f5_the_trump_ace_holder_rubs_the_heads_top_four_and_discards_four() -> 
     assert len(m.hand(2)) == 12 and m.phase is Phase.PLAY
 
 
-@pytest.mark.parametrize("where", ["turned", "unseen"])
-def test_f5_the_dealer_rubs_when_no_seat_holds_the_trump_ace(where: str) -> None:
-    head = "AH 2S 3S 4S" if where == "turned" else "7H 2S 3S 4S 5S AH"
-    m = match(SINGLE3, deal(SINGLE3, head=head, dealer=1))
+@pytest.mark.parametrize(
+    ("rules", "head"),
+    [
+        (SINGLE3, "AH 2S 3S 4S"),  # turned up
+        (SINGLE3, "7H 2S 3S 4S 5S AH"),  # unseen and dead, below the top four
+        (DOUBLE, "7H 2S AH 4S"),  # unseen among the top four: the dealer rubs it in
+    ],
+)
+def test_f5_the_dealer_rubs_when_no_seat_holds_the_trump_ace(rules: RuffRules, head: str) -> None:
+    m = match(rules, deal(rules, head=head, dealer=1))
     announce_all(m)
     assert m.rubber_seat == 1 and m.to_act() == (1,)
+    in_top_four = head.split().index("AH") < 4
+    assert (Card.parse("AH") in m.hand(1)) == in_top_four
 
 
 def test_f6_the_ruff_shown_highest_first_until_it_reaches_the_number() -> None:

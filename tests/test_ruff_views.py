@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from arena.cards import Card, Rank
+from arena.errors import RuleError
 from arena.ruff.actions import Announce
 from arena.ruff.deal import DealSpec, seeded_deal
 from arena.ruff.rules import RUB_CARDS, RuffRules
@@ -68,3 +69,65 @@ def test_a_seat_cannot_tell_deals_apart_by_cards_it_has_not_seen(
     )
     a, b = views_through_the_rub(first, seat), views_through_the_rub(other, seat)
     assert a == b
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(
+    rules=st.sampled_from(FORMS),
+    seed=st.integers(0, 2**32),
+    steps=st.integers(0, 60),
+    swap_seed=st.integers(0, 2**32),
+)
+def test_f11_cards_a_seat_has_not_seen_do_not_change_its_view_in_play(
+    rules: RuffRules, seed: int, steps: int, swap_seed: int
+) -> None:
+    """Random play to a random point of deal 1 (every seat announcing 0, so that any hand
+    may announce it), then every card the viewer has not seen dealt anew among the places
+    it cannot see; the same actions give the viewer the same view. Kept in place: the
+    viewer's cards, the cards played, the turned card and the trump ace (public: who rubs),
+    the discards (the log names them), the ruff winner's hand once its ruff is shown (the
+    suit shown is public), and the head cards the viewer took if it rubbed."""
+    m = RuffMatch(rules, match_id="v", seed=str(seed))
+    rng = random.Random(seed)
+    log = []
+    for _ in range(steps):
+        (seat,) = m.to_act()
+        legal = m.legal_actions(seat)
+        action = Announce(0) if m.phase is Phase.ANNOUNCE else rng.choice(legal)
+        m.apply(seat, action)
+        log.append((seat, action))
+        if m.finished:
+            return
+    viewer = random.Random(swap_seed).randrange(rules.seats)
+    head = list(m.head)
+    fixed = set(m.dealt[viewer]) | {c for t in m.tricks for _, c in t.cards}
+    fixed |= {c for _, c in m.trick} | {m.turned, Card.of(Rank.ACE, m.trump)}
+    fixed |= set(m.discards or ())
+    if m.shown is not None:
+        fixed |= set(m.dealt[m.shown.seat])
+    if viewer == m.rubber_seat:
+        fixed |= set(head[:RUB_CARDS])
+    places = [(s, i) for s in range(rules.seats) for i in range(rules.hand_size)]
+    places += [(-1, i) for i in range(len(head))]
+
+    def card_at(place: tuple[int, int]) -> Card:
+        s, i = place
+        return head[i] if s < 0 else m.dealt[s][i]
+
+    free = [p for p in places if card_at(p) not in fixed]
+    pool = [card_at(p) for p in free]
+    random.Random(swap_seed).shuffle(pool)
+    hands = [list(h) for h in m.dealt]
+    for (s, i), card in zip(free, pool, strict=True):
+        if s < 0:
+            head[i] = card
+        else:
+            hands[s][i] = card
+    spec = DealSpec(tuple(map(tuple, hands)), tuple(head), m.dealer)
+    other = RuffMatch(rules, match_id="v", seed=str(seed), deals=[spec])
+    try:
+        for seat, action in log:
+            other.apply(seat, action)
+    except RuleError:
+        assume(False)  # a seat shown void in a suit now holds one: not the same play
+    assert other.view(viewer) == m.view(viewer)
