@@ -76,6 +76,11 @@ class Play:
 
 Action = Announce | Discard | Play
 
+# The engine's legal lists reuse these: one Play per card, one Announce per number a ruff
+# can reach (a whole suit with the turned card: 2 + ... + 10 + 3 x 10 + 11 = 95).
+PLAYS: tuple[Play, ...] = tuple(Play(c) for c in CARDS)
+ANNOUNCES: tuple[Announce, ...] = tuple(Announce(n) for n in range(96))
+
 
 def sort_key(action: Action) -> tuple[int, tuple[int, ...]]:
     """Legal lists are sorted by this: announcements by number, discards by their cards

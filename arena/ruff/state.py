@@ -17,7 +17,7 @@ from typing import Any
 from arena import stepwise
 from arena.cards import Card
 from arena.errors import DealError, RuleError
-from arena.ruff.actions import Action, Announce, Discard, Play
+from arena.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard, Play
 from arena.ruff.deal import DealSpec, check_deal, first_dealer, seeded_deal
 from arena.ruff.reckoning import rubber, ruff_winner, shown_cards, true_ruff
 from arena.ruff.replay import deal_record
@@ -139,12 +139,12 @@ class RuffMatch:
 
     def _legal_now(self, seat: int) -> tuple[Action, ...]:
         if self.phase is Phase.ANNOUNCE:  # ruling F4: 0 up to the true ruff, whatever came before
-            return tuple(Announce(n) for n in range(self.ruffs[seat] + 1))
+            return ANNOUNCES[: self.ruffs[seat] + 1]
         if self.phase is Phase.RUB:  # ruling F5: any four of the sixteen
             combos = itertools.combinations(self.hand(seat), RUB_CARDS)
             return tuple(map(Discard.of_sorted, combos))
         led = self.trick[0][1] // 13 if self.trick else None  # ruling F7
-        return tuple(Play(c) for c in follow_suit(self.hand(seat), led))
+        return tuple(PLAYS[c] for c in follow_suit(self.hand(seat), led))
 
     def fallback_action(self, seat: int) -> Action:
         """The documented fallback for a seat that fails to decide (docs/rules.md, Ruff 4):
