@@ -10,7 +10,7 @@ ruff is shown (F6); the tricks are played (F7) and the cards counted (F8).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -34,7 +34,7 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-class RuffMatch:
+class RuffMatch(stepwise.StepwiseMatch):
     """One set (F9) between the sides of ``rules``. Drive it with ``to_act()``,
     ``legal_actions(seat)``, ``view(seat)`` and ``apply(seat, action)`` until ``is_over``;
     each finished deal's replay record is appended to ``finished``."""
@@ -67,9 +67,7 @@ class RuffMatch:
         n = self.num_seats = self.rules.seats
         self.match_id = match_id
         self.seed = str(seed)
-        self.names = tuple(names) if names is not None else tuple(f"seat{s}" for s in range(n))
-        if len(self.names) != n:
-            raise ValueError(f"this Ruff table seats {n} entrants, got {len(self.names)}")
+        self.names = self.seat_names(names, n, "Ruff")
         for spec in deals:
             try:
                 check_deal(spec.hands, spec.head, self.rules)
@@ -90,14 +88,6 @@ class RuffMatch:
         self._start_deal()
 
     # ----------------------------------------------------------------- queries
-
-    @property
-    def is_over(self) -> bool:
-        return self._winners is not None
-
-    @property
-    def teams(self) -> tuple[tuple[int, ...], ...]:
-        return self._teams
 
     @property
     def winners(self) -> set[int] | None:
@@ -194,10 +184,6 @@ class RuffMatch:
             scores=tuple(self.scores),
         )
 
-    def lazy_view(self, seat: int) -> RuffView:
-        """The same as ``view(seat)``: a Ruff view is small enough to build whole."""
-        return self.view(seat)
-
     # ----------------------------------------------------------------- actions
 
     def apply(self, seat: int, action: Action) -> None:
@@ -246,15 +232,6 @@ class RuffMatch:
                 reason = "play a card"
             reason += "; legal now: " + ", ".join(str(a) for a in legal)
         raise RuleError(seat, action, ruling, f"not legal when asked to {phase.value}: {reason}")
-
-    def run(
-        self,
-        acts: list[stepwise.Decide | None],
-        on_fault: Callable[[int, Exception], None],
-        on_deal: Callable[[dict[str, Any]], None],
-    ) -> int:
-        """Play to the end in-process (``arena.stepwise.run``); returns the decisions."""
-        return stepwise.run(self, acts, on_fault, on_deal)
 
     def _announce(self, seat: int, number: int) -> None:
         self.announcements.append((seat, number))
