@@ -3,6 +3,7 @@ game's own ``to_act``, ``legal_actions``, ``lazy_view``, ``apply`` and ``fallbac
 
 A game with a hand-tuned loop (Truf's ``TrufMatch.run``) keeps its own; this one is the
 same contract (``arena.games.Match.run``) with no game knowledge at all.
+``StepwiseMatch`` is the base of the matches that use it (Truco's, Ruff's).
 """
 
 from __future__ import annotations
