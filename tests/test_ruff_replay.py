@@ -75,3 +75,11 @@ def test_check_dealt_knows_the_match_keys_deals() -> None:
     assert check_dealt(recs, "key") == len(recs)
     with pytest.raises(ReplayMismatch, match="the dealer is not the one|not the ones"):
         check_dealt(recs, "another key")
+
+
+def test_seat_outcomes_give_each_seat_its_sides_points() -> None:
+    from arena.ruff.replay import seat_outcomes
+
+    rec = records(RuffRules(), "d5")[0]
+    out = seat_outcomes(rec)
+    assert [p for p, _, _ in out] == [rec["points"][s % 2] for s in range(4)]

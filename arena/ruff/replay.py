@@ -82,6 +82,13 @@ def public_deal(record: Mapping[str, Any]) -> dict[str, Any]:
     return {key: copy.deepcopy(record[key]) for key in PUBLIC_DEAL_KEYS}
 
 
+def seat_outcomes(record: Mapping[str, Any]) -> list[tuple[int, int | None, int | None]]:
+    """Per seat: the points its side scored in the deal (Ruff has no bids): what main's
+    HTML report (``GameEntry.seat_outcomes``) reads, ready for the merge."""
+    side_of = {seat: i for i, team in enumerate(record["teams"]) for seat in team}
+    return [(int(record["points"][side_of[s]]), None, None) for s in range(len(record["seats"]))]
+
+
 COMPARED = ("dealer", "eldest", "turned", "trump", "ruffs", "announcements", "ruff_winner",
             "rubber", "discards", "shown", "tricks", "ended", "cards_won", "ruff_points",
             "card_points", "points", "scores_before", "scores", "totals")  # fmt: skip
