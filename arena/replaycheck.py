@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
+
+from arena.errors import ActionFormatError, DealError, RuleError
 
 
 class ReplayMismatch(AssertionError):
@@ -98,3 +100,39 @@ def replay_lines(
                 f"replay cannot read ({type(exc).__name__}: {exc})"
             ) from None
     return deals, len(groups)
+
+
+class Replayable(Protocol):
+    finished: list[dict[str, Any]]
+
+    def apply(self, seat: int, action: Any) -> None: ...
+
+
+def replay_records(
+    match: Replayable,
+    records: Sequence[Mapping[str, Any]],
+    actions_of: Callable[[Mapping[str, Any]], Iterable[tuple[int, Any]]],
+    compared: Iterable[str],
+    word: str = "deal",
+) -> int:
+    """Apply each stored record's actions (``actions_of(rec)``: (seat, action) pairs, read
+    lazily so that an unreadable action is caught here) to ``match``, set up with the
+    records' cards, and check the ``compared`` fields of the record it writes against the
+    stored one. Returns the records checked; raises ``ReplayMismatch`` naming the match,
+    the ``word`` ("deal", "hand") and its number, and the first difference."""
+    fields = tuple(compared)
+    for rec in records:
+        where = f"match {rec['match']} {word} {rec['deal']}"
+        try:
+            for seat, action in actions_of(rec):
+                match.apply(seat, action)
+        except (RuleError, DealError, ActionFormatError) as exc:
+            raise ReplayMismatch(
+                f"{where}: the engine refuses the logged play: {exc}", rec["deal"]
+            ) from None
+        if not match.finished:
+            raise ReplayMismatch(
+                f"{where}: the logged actions do not finish the {word}", rec["deal"]
+            )
+        check_fields(where, match.finished.pop(0), rec, fields, rec["deal"])
+    return len(records)

@@ -3,10 +3,12 @@ game's own ``to_act``, ``legal_actions``, ``lazy_view``, ``apply`` and ``fallbac
 
 A game with a hand-tuned loop (Truf's ``TrufMatch.run``) keeps its own; this one is the
 same contract (``arena.games.Match.run``) with no game knowledge at all.
+``StepwiseMatch`` is the base of the matches that use it (Truco's, Ruff's).
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -74,3 +76,54 @@ def run(
                 on_deal(record)
             finished.clear()
     return decisions
+
+
+class StepwiseMatch(ABC):
+    """What a game's match played one decision at a time shares (Truco's, Ruff's): the
+    entrants' names, ``is_over`` and ``teams``, a whole view for in-process bots, and
+    ``run`` through this module's loop. A game gives its rules in the abstract methods."""
+
+    finished: list[dict[str, Any]]
+    _winners: set[int] | None  # the winning sides, once the match is over
+    _teams: tuple[tuple[int, ...], ...]
+
+    @staticmethod
+    def seat_names(names: Sequence[str] | None, seats: int, game: str) -> tuple[str, ...]:
+        """The entrant at each seat (``seat0``... when not given); a ValueError unless
+        there is one per seat."""
+        out = tuple(names) if names is not None else tuple(f"seat{s}" for s in range(seats))
+        if len(out) != seats:
+            raise ValueError(f"this {game} table seats {seats} entrants, got {len(out)}")
+        return out
+
+    @property
+    def is_over(self) -> bool:
+        return self._winners is not None
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        return self._teams
+
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]: ...
+    @abstractmethod
+    def legal_actions(self, seat: int) -> Sequence[Any]: ...
+    @abstractmethod
+    def view(self, seat: int) -> Any: ...
+    @abstractmethod
+    def apply(self, seat: int, action: Any) -> None: ...
+    @abstractmethod
+    def fallback_action(self, seat: int) -> Any: ...
+
+    def lazy_view(self, seat: int) -> Any:
+        """The same as ``view(seat)``: these views are small enough to build whole."""
+        return self.view(seat)
+
+    def run(
+        self,
+        acts: list[Decide | None],
+        on_fault: Callable[[int, Exception], None],
+        on_deal: Callable[[dict[str, Any]], None],
+    ) -> int:
+        """Play to the end in-process (``run`` above); returns the decisions taken."""
+        return run(self, acts, on_fault, on_deal)

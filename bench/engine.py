@@ -15,7 +15,8 @@ Run: ``python bench/engine.py [--deals N]``. The last line is ``deals/s: N`` (th
 
 ``--game truco [--seats 2|4|6]`` measures Truco instead: random bots through
 ``play_match`` (views, legal lists, rule checks, replay records), one side only, and the
-last line is ``hands/s: N``.
+last line is ``hands/s: N``. ``--game ruff [--form double|single] [--seats 4|3|2]``
+measures Ruff and Trump the same way; the last line is ``deals/s: N``.
 
 Wall-clock figures on a shared machine drift by 10-20%. For counts that do not, run one
 side at a time under callgrind at two sizes and divide the difference in instructions by
@@ -32,7 +33,8 @@ import os
 import random
 import time
 
-from arena.games import TrufGame, make_game
+from arena.games import Game, TrufGame, make_game
+from arena.ruff.rules import Form, RuffRules
 from arena.run import tune_gc
 from arena.tournament import MatchContext, play_match
 from arena.truco.rules import TrucoRules
@@ -105,7 +107,19 @@ def bench_engine(deals: int, seed: int) -> float:
 
 def bench_truco(hands: int, seed: int, seats: int) -> float:
     """Truco hands per second: random bots in whole matches until ``hands`` are played."""
-    game = make_game("truco", rules=TrucoRules(seats=seats))
+    return bench_game(make_game("truco", rules=TrucoRules(seats=seats)), hands, seed)
+
+
+def bench_ruff(deals: int, seed: int, form: str, seats: int) -> float:
+    """Ruff and Trump deals per second: random bots in whole matches."""
+    rules = RuffRules(form=Form(form), seats=seats)
+    return bench_game(make_game("ruff", rules=rules), deals, seed)
+
+
+def bench_game(game: Game, hands: int, seed: int) -> float:
+    """A game's deals per second: random bots in whole matches until ``hands`` deals
+    are played (the bot takes any legal action, so it measures the engine)."""
+    seats = game.table_size
     bots = [RandomBot(seed=seed + i) for i in range(seats)]
     names = [f"random#{i + 1}" for i in range(seats)]
     played = m = 0
@@ -120,8 +134,11 @@ def bench_truco(hands: int, seed: int, seats: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=6500, help="deals (Truco: hands) per run")
-    parser.add_argument("--game", choices=("truf", "truco"), default="truf")
-    parser.add_argument("--seats", type=int, choices=(2, 4, 6), default=4, help="Truco only")
+    parser.add_argument("--game", choices=("truf", "truco", "ruff"), default="truf")
+    parser.add_argument(
+        "--seats", type=int, choices=(2, 3, 4, 6), default=4, help="Truco: 2|4|6; Ruff: 2|3|4"
+    )
+    parser.add_argument("--form", choices=("double", "single"), default=None, help="Ruff only")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=3, help="best of N runs each")
     parser.add_argument(
@@ -135,6 +152,21 @@ def main() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
     tune_gc()  # the collector settings `arena tournament` plays under (both sides)
+    if args.form is not None and args.game != "ruff":
+        parser.error("--form applies to Ruff")
+    if args.game == "ruff":
+        if args.only is not None:
+            parser.error("--only applies to Truf (Ruff has no baseline loop)")
+        form = args.form or ("double" if args.seats == 4 else "single")
+        if args.seats not in (2, 3, 4) or (form == "double" and args.seats != 4):
+            parser.error("Ruff: --seats 4 (double), or 4, 3 or 2 with --form single (F1)")
+        rate = max(bench_ruff(args.deals, args.seed, form, args.seats) for _ in range(args.repeat))
+        print(f"ruff, {form}, {args.seats} seats (views, legality, replay records): "
+              f"{rate:,.0f} deals/s")  # fmt: skip
+        print(f"deals/s: {rate:.0f}")
+        return
+    if args.game == "truco" and args.seats not in (2, 4, 6):
+        parser.error("Truco: --seats 2, 4 or 6 (R2)")
     if args.game == "truco":
         if args.only is not None:
             parser.error("--only applies to Truf (Truco has no baseline loop)")

@@ -52,3 +52,12 @@ def test_truco_reports_hands_per_second_at_every_table_size() -> None:
         assert re.fullmatch(r"hands/s: [1-9]\d*", out.stdout.splitlines()[-1])
     out = bench("--game", "truco", "--only", "engine")
     assert out.returncode == 2 and "--only applies to Truf" in out.stderr
+
+
+def test_the_ruff_bench_reports_deals_per_second_in_each_form() -> None:
+    for args in ((), ("--form", "single", "--seats", "3")):
+        out = bench("--game", "ruff", *args)
+        assert out.returncode == 0, out.stderr
+        assert re.fullmatch(r"deals/s: [1-9]\d*", out.stdout.splitlines()[-1])
+    refused = bench("--game", "ruff", "--form", "double", "--seats", "3")  # F1: four seats
+    assert refused.returncode == 2 and "--form single" in refused.stderr

@@ -111,3 +111,14 @@ def truf_seed(plan: TournamentPlan) -> int:
 def test_teams_of_one_only_balance_seats() -> None:
     rounds = rotate_partners(schedule(5, 2, 40, 3), 5, alternating_teams(2))
     assert balance_report(rounds, 5, 2).seat_spread <= 1
+
+
+def test_a_ruff_double_plan_rotates_partners_and_a_single_plan_keeps_the_seats() -> None:
+    from arena.ruff.rules import Form, RuffRules
+
+    double = TournamentPlan(make_game("ruff"), list("abcd"), 30, "0" * 32)  # ruling F1
+    worst, spread = _partner_deviation(double.schedule, 4, 4)
+    assert spread <= 1 and worst <= 1
+    single = make_game("ruff", rules=RuffRules(form=Form.SINGLE, seats=4))
+    plan = TournamentPlan(single, list("abcd"), 30, "0" * 32)
+    assert plan.schedule == schedule(4, 4, 30, truf_seed(plan))  # no partners to rotate

@@ -20,7 +20,11 @@ def documented_fields(section: str) -> set[str]:
     """The field names in the table under ``## `section` ...`` (first column, backticked;
     a row may name several, as in `` `round`, `table` ``)."""
     text = DOC.read_text(encoding="utf-8")
-    body = text.split(f"## `{section}`", 1)[1].split("\n## ", 1)[0]
+    return table_fields(text.split(f"## `{section}`", 1)[1].split("\n## ", 1)[0])
+
+
+def table_fields(body: str) -> set[str]:
+    """The field names in the first column of the tables in ``body``."""
     names: set[str] = set()
     for line in body.splitlines():
         if line.startswith("| `"):

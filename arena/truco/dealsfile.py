@@ -10,9 +10,9 @@ skipped.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from arena.dealfiles import json_line, load_lines
 from arena.errors import DealError
 from arena.truco.cards import Card
 from arena.truco.state import HandSpec, check_hands
@@ -26,10 +26,7 @@ def parse_hand_line(text: str, name: str, line: int, seats: int, shown: str) -> 
     """One line of a Truco deal file: ``name`` goes into the hand's source in the log,
     errors name the file as ``shown``."""
     where = f"{shown} line {line}"
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise HandFileError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    data = json_line(text, where, HandFileError)
     if not isinstance(data, dict) or "hands" not in data:
         raise HandFileError(f'{where}: expected an object with "hands": {seats} lists of 3 cards')
     unknown = set(data) - {"hands", "id"}
@@ -51,18 +48,8 @@ def parse_hand_line(text: str, name: str, line: int, seats: int, shown: str) -> 
 def load_hands(path: str | Path, seats: int) -> list[HandSpec]:
     """Read and check a whole Truco deal file for a table of ``seats``; raise
     ``HandFileError`` naming the line and the problem."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise HandFileError(f"cannot read deal file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise HandFileError(f"deal file {path} is not UTF-8 text") from None
-    hands = [
-        parse_hand_line(line, path.name, number, seats, str(path))
-        for number, line in enumerate(text.splitlines(), start=1)
-        if line.strip()
-    ]
-    if not hands:
-        raise HandFileError(f"deal file {path} holds no hands")
-    return hands
+
+    def parse(text: str, name: str, line: int, shown: str) -> HandSpec:
+        return parse_hand_line(text, name, line, seats, shown)
+
+    return load_lines(path, parse, HandFileError, "hands")

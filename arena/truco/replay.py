@@ -5,17 +5,16 @@ first field that differs. The format is documented in ``docs/results.md``."""
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from arena.errors import ActionFormatError, DealError, RuleError
 from arena.records import envelope
 from arena.replaycheck import (
     ReplayMismatch,
     check_envelope,
-    check_fields,
     check_values,
     replay_lines,
+    replay_records,
 )
 from arena.replaycheck import is_int as _is_int
 from arena.replaycheck import is_str_list as _is_str_list
@@ -131,20 +130,13 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
         match = TrucoMatch(rules, match_id=match_id, names=first["seats"], hands=specs)
     except (ValueError, KeyError, TypeError) as exc:
         raise ReplayMismatch(f"match {match_id}: cannot set the match up: {exc}") from None
-    for rec in records:
-        where = f"match {match_id} hand {rec['deal']}"
-        try:
-            for play in rec["plays"]:
-                for seat, text in play["actions"]:
-                    match.apply(int(seat), parse_action(text))
-        except (RuleError, DealError, ActionFormatError) as exc:
-            raise ReplayMismatch(
-                f"{where}: the engine refuses the logged play: {exc}", rec["deal"]
-            ) from None
-        if not match.finished:
-            raise ReplayMismatch(f"{where}: the logged actions do not finish the hand", rec["deal"])
-        check_fields(where, match.finished.pop(0), rec, COMPARED, rec["deal"])
-    return len(records)
+    return replay_records(match, records, _actions, COMPARED, "hand")
+
+
+def _actions(rec: Mapping[str, Any]) -> Iterator[tuple[int, Any]]:
+    for play in rec["plays"]:
+        for seat, text in play["actions"]:
+            yield int(seat), parse_action(text)
 
 
 REQUIRED_FIELDS = ("schema", "game", "match", "deal", "seats", "target", "envido_count",

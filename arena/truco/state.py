@@ -8,7 +8,7 @@ answer a Truco or Envido call (R7, R8), or declare its envido (R9).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from operator import attrgetter
@@ -94,7 +94,7 @@ def check_hands(hands: Sequence[Sequence[Card]], seats: int) -> None:
             seen.add(card)
 
 
-class TrucoMatch:
+class TrucoMatch(stepwise.StepwiseMatch):
     """A game to ``rules.points`` between two teams (R11). Drive it with ``to_act()``,
     ``legal_actions(seat)``, ``view(seat)`` and ``apply(seat, action)`` until
     ``is_over``; each finished hand's replay record is appended to ``finished``."""
@@ -114,9 +114,7 @@ class TrucoMatch:
         n = self.num_seats = self.rules.seats
         self.match_id = match_id
         self.seed = str(seed)
-        self.names = tuple(names) if names is not None else tuple(f"seat{s}" for s in range(n))
-        if len(self.names) != n:
-            raise ValueError(f"this Truco table seats {n} entrants, got {len(self.names)}")
+        self.names = self.seat_names(names, n, "Truco")
         for spec in hands:
             try:
                 check_hands(spec.hands, n)
@@ -136,14 +134,6 @@ class TrucoMatch:
         self._start_hand()
 
     # ----------------------------------------------------------------- queries
-
-    @property
-    def is_over(self) -> bool:
-        return self._winners is not None
-
-    @property
-    def teams(self) -> tuple[tuple[int, ...], ...]:
-        return self._teams
 
     @property
     def ranks(self) -> list[int]:
@@ -264,10 +254,6 @@ class TrucoMatch:
             plays=plays,
         )
 
-    def lazy_view(self, seat: int) -> TrucoView:
-        """The same as ``view(seat)``: a Truco view is small enough to build whole."""
-        return self.view(seat)
-
     @staticmethod
     def _play_view(b: Bout) -> PlayView:
         pending = b.truco_call
@@ -316,15 +302,6 @@ class TrucoMatch:
             self._declare(b, seat, action)
         if b.done:
             self._next_bout()
-
-    def run(
-        self,
-        acts: list[stepwise.Decide | None],
-        on_fault: Callable[[int, Exception], None],
-        on_deal: Callable[[dict[str, Any]], None],
-    ) -> int:
-        """Play to the end in-process (``arena.stepwise.run``); returns the decisions."""
-        return stepwise.run(self, acts, on_fault, on_deal)
 
     def _refusal(
         self, seat: int, action: object, asked: Asked, legal: Sequence[Action]

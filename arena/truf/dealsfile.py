@@ -9,10 +9,10 @@ line ``((d - 1) mod N) + 1`` of the file's N deals, so every table plays the sam
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from arena.cards import CardError, parse_cards
+from arena.dealfiles import json_line, load_lines
 from arena.truf.errors import DealError
 from arena.truf.state import SEATS, DealSpec, check_deal
 
@@ -25,10 +25,7 @@ def parse_deal_line(text: str, name: str, line: int, shown: str | None = None) -
     """One line of a deal file. ``name`` goes into the deal's source in the replay log;
     errors name the file as ``shown`` (by default, ``name``)."""
     where = f"{shown or name} line {line}"
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DealFileError(f"{where}: not valid JSON ({exc.msg} at column {exc.colno})") from None
+    data = json_line(text, where, DealFileError)
     if isinstance(data, list):
         data = {"hands": data}
     if not isinstance(data, dict) or "hands" not in data:
@@ -52,17 +49,8 @@ def parse_deal_line(text: str, name: str, line: int, shown: str | None = None) -
 
 def load_deals(path: str | Path) -> list[DealSpec]:
     """Read and check a whole deal file; raise ``DealFileError`` naming line and problem."""
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise DealFileError(f"cannot read deal file {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise DealFileError(f"deal file {path} is not UTF-8 text") from None
-    deals = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip():
-            deals.append(parse_deal_line(line, path.name, number, shown=str(path)))
-    if not deals:
-        raise DealFileError(f"deal file {path} holds no deals")
-    return deals
+
+    def parse(text: str, name: str, line: int, shown: str) -> DealSpec:
+        return parse_deal_line(text, name, line, shown=shown)
+
+    return load_lines(path, parse, DealFileError)

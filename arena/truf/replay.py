@@ -15,14 +15,14 @@ from arena.cards import CODES, SUIT_LETTERS, Card, mask_of
 from arena.replaycheck import (
     ReplayMismatch,
     check_envelope,
-    check_fields,
     check_values,
     replay_lines,
+    replay_records,
 )
 from arena.replaycheck import is_int as _is_int
 from arena.replaycheck import is_str_list as _is_str_list
 from arena.truf.actions import BIDS, MODES, PLAYS, Action, Bid, Declare, Mode, declare
-from arena.truf.errors import ActionFormatError, DealError, RuleError
+from arena.truf.errors import ActionFormatError
 from arena.truf.events import (
     BidsRevealed,
     CardPlayed,
@@ -202,17 +202,7 @@ def replay_match(records: Sequence[Mapping[str, Any]]) -> int:
     match = TrufMatch(
         rules_of(first, len(records)), match_id=match_id, names=first["seats"], deals=specs
     )
-    for rec in records:
-        where = f"match {match_id} deal {rec['deal']}"
-        try:
-            for seat, action in actions_of(rec):
-                match.apply(seat, action)
-        except (RuleError, DealError, ActionFormatError) as exc:
-            raise ReplayMismatch(
-                f"{where}: the engine refuses the logged play: {exc}", rec["deal"]
-            ) from None
-        check_fields(where, match.finished.pop(0), rec, COMPARED, rec["deal"])
-    return len(records)
+    return replay_records(match, records, actions_of, COMPARED)
 
 
 def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
