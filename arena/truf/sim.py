@@ -1,0 +1,748 @@
+"""A Truf simulator for search bots: one deal, cards as bit masks, cheap to copy.
+
+The referee's engine (``arena.truf.state``) checks every answer, builds views and keeps
+the replay log; a search bot needs none of that, only the rules, fast. A ``Sim`` is one
+deal from any point: the bids (classic, C3) or declarations (target, T2), the mode
+choice at 13 (C5/T4) and the 13 tricks (C8..C12, T5), scored by C13 or T6 with the
+match's scoring method. Cards are the engine's ints (``arena.cards``: ``suit * 13 +
+rank``) and hands are 52-bit masks, so ``copy()`` copies a few ints and two small lists.
+
+A move is a card (bid or play), a ``Declare`` (target) or a ``Mode``. ``legal(seat)``
+and ``apply(move, seat)`` check; ``play(card)`` and ``playout(rng)`` trust their caller.
+
+For a bot: ``sample_hands(view, rng)`` draws the cards it cannot see, uniformly among
+the deals consistent with everything its view shows, and ``from_view(view, hands)``
+builds the ``Sim`` of that deal as it stands now::
+
+    hands = sample_hands(view, rng)
+    state = from_view(view, hands)
+    scores = state.playout(rng)
+
+``tests/test_sim.py`` plays thousands of random deals through this module and the
+engine and asserts identical tricks and scores.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from math import comb
+from typing import Any, NamedTuple
+
+from arena.cards import CARD_SLICES, SUIT_MASKS, VALUES, mask_of
+from arena.truf import bidding
+from arena.truf.actions import Bid, Declare, Mode
+from arena.truf.rules import TrufRules
+from arena.truf.scoring import classic_score, target_score
+from arena.truf.state import COURT_MASK, NUMERAL_MASK, deal_from_seed
+from arena.truf.tricks import legal_play_mask
+from arena.truf.view import SeatView
+
+SEATS = 4
+TRICKS = 13
+FULL = (1 << 52) - 1
+
+# Phases, as small ints (compared on every move).
+BID, MODE, PLAY, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("bid", "mode", "play", "over")
+_PHASE_OF_VIEW = {"bid": BID, "declare": BID, "mode": MODE, "play": PLAY, "over": OVER}
+
+Move = int | Declare | Mode  # a card (bid or play), a declaration, or a mode
+Policy = Callable[["Sim", random.Random], int]  # (state in play, rng) -> a legal card
+
+
+class SimRules:
+    """What a ``Sim`` needs of ``TrufRules``, read once: variant and scoring (C13, T6)."""
+
+    __slots__ = ("rules", "target", "method", "multiplier", "zero_bonus")
+
+    def __init__(self, rules: TrufRules) -> None:
+        self.rules = rules
+        self.target = rules.is_target
+        self.method = rules.scoring
+        self.multiplier = rules.multiplier
+        self.zero_bonus = rules.zero_bonus
+
+
+_RULES_CACHE: dict[TrufRules, SimRules] = {}
+
+
+def sim_rules(rules: TrufRules) -> SimRules:
+    found = _RULES_CACHE.get(rules)
+    if found is None:
+        found = _RULES_CACHE[rules] = SimRules(rules)
+    return found
+
+
+class Sim:
+    """One deal of Truf, from any point to its end. Mutable; ``copy()`` is cheap.
+
+    Public fields (read them, do not write them): ``hands`` (four 52-bit masks of the
+    cards each seat holds now), ``phase`` (``BID``, ``MODE``, ``PLAY``, ``OVER``),
+    ``bids`` (each seat's bid card or ``Declare``, None until made), ``trump`` (suit, or
+    None), ``high`` (the high bidder), ``atas``, ``final_bids``, ``turn``, ``leader``,
+    ``trick`` (the open trick's (seat, card) pairs), ``broken`` (C10), ``won`` (tricks
+    per seat), ``tricks_played`` and ``history`` (closed tricks: leader, cards, winner).
+    """
+
+    __slots__ = (
+        "cfg", "next", "hands", "phase", "bids", "trump", "high", "atas", "final_bids",
+        "turn", "leader", "trick", "led", "best", "best_seat", "best_trump", "broken",
+        "won", "tricks_played", "history",
+    )  # fmt: skip
+
+    cfg: SimRules
+    next: tuple[int, ...]
+    hands: list[int]
+    phase: int
+    bids: list[int | Declare | None]
+    trump: int | None
+    high: int
+    atas: bool
+    final_bids: tuple[int, ...]
+    turn: int
+    leader: int
+    trick: list[tuple[int, int]]
+    led: int
+    best: int
+    best_seat: int
+    best_trump: bool
+    broken: bool
+    won: list[int]
+    tricks_played: int
+    history: list[tuple[int, tuple[tuple[int, int], ...], int]] | None
+
+    @classmethod
+    def start(
+        cls,
+        rules: TrufRules,
+        hands: Sequence[int],
+        direction: int = -1,
+        *,
+        record: bool = False,
+    ) -> Sim:
+        """A fresh deal: ``hands`` are four masks, ``direction`` -1 counter-clockwise
+        (deal 1, C6) or +1. ``record`` keeps every closed trick in ``history``."""
+        s = cls.__new__(cls)
+        s.cfg = sim_rules(rules)
+        s.next = tuple((seat + direction) % SEATS for seat in range(SEATS))
+        s.hands = list(hands)
+        s.phase = BID
+        s.bids = [None] * SEATS
+        s.trump = None
+        s.high = -1
+        s.atas = True
+        s.final_bids = ()
+        s.turn = -1
+        s.leader = -1
+        s.trick = []
+        s.led = -1
+        s.best = -1
+        s.best_seat = -1
+        s.best_trump = False
+        s.broken = False
+        s.won = [0] * SEATS
+        s.tricks_played = 0
+        s.history = [] if record else None
+        return s
+
+    def copy(self) -> Sim:
+        s = _new(Sim)
+        s.cfg = self.cfg
+        s.next = self.next
+        s.hands = self.hands[:]
+        s.phase = self.phase
+        s.bids = self.bids[:]
+        s.trump = self.trump
+        s.high = self.high
+        s.atas = self.atas
+        s.final_bids = self.final_bids
+        s.turn = self.turn
+        s.leader = self.leader
+        s.trick = self.trick[:]
+        s.led = self.led
+        s.best = self.best
+        s.best_seat = self.best_seat
+        s.best_trump = self.best_trump
+        s.broken = self.broken
+        s.won = self.won[:]
+        s.tricks_played = self.tricks_played
+        s.history = None if self.history is None else self.history[:]
+        return s
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats whose move is awaited: all that have not bid, or the one to move."""
+        if self.phase == BID:
+            return tuple(s for s in range(SEATS) if self.bids[s] is None)
+        if self.phase == OVER:
+            return ()
+        return (self.turn,)
+
+    def legal_mask(self) -> int:
+        """The cards the seat to play may play now (C9, C10, T5), as a mask."""
+        return legal_play_mask(
+            self.hands[self.turn],
+            self.led if self.trick else None,
+            self.trump,
+            self.broken,
+            self.cfg.target,
+        )
+
+    def legal(self, seat: int | None = None) -> list[Move]:
+        """The legal moves of ``seat`` (default: the seat to move), sorted as the engine
+        sorts them: cards to bid or play, declarations, or modes."""
+        phase = self.phase
+        if phase == PLAY:
+            if seat is not None and seat != self.turn:
+                return []
+            return list(CARD_SLICES.of_mask(self.legal_mask()))
+        if phase == MODE:
+            return [Mode.ATAS, Mode.BAWAH] if seat in (None, self.turn) else []
+        if phase == BID:
+            if seat is None or self.bids[seat] is not None:
+                return []
+            if self.cfg.target:
+                return list(bidding.legal_declarations(self.hands[seat]))
+            return list(CARD_SLICES.of_mask(self.hands[seat]))
+        return []
+
+    def scores(self) -> tuple[int, ...]:
+        """The deal's score per seat (C13 / T6); only once the deal is over."""
+        if self.phase != OVER:
+            raise ValueError("the deal is not over: no scores yet")
+        return self._scores()
+
+    # ----------------------------------------------------------------- moves
+
+    def apply(self, move: Move, seat: int | None = None) -> None:
+        """Make ``move`` for ``seat`` (default: the seat to move); a ValueError says
+        why a move is not legal. Bids need their seat: all four bid at once (C3/T2)."""
+        phase = self.phase
+        if phase == BID:
+            if seat is None:
+                raise ValueError("a bid needs its seat: all four bid at once (C3/T2)")
+            if move not in self.legal(seat):
+                raise ValueError(f"seat {seat} may not bid {move!r} now")
+            self.bid(seat, move)  # type: ignore[arg-type]
+        elif phase == MODE:
+            if seat not in (None, self.turn) or move not in (Mode.ATAS, Mode.BAWAH):
+                raise ValueError(f"only seat {self.turn} chooses the mode, atas or bawah")
+            self.choose_mode(move is Mode.ATAS)
+        elif phase == PLAY:
+            if seat not in (None, self.turn):
+                raise ValueError(f"it is seat {self.turn}'s turn to play, not seat {seat}'s")
+            if not isinstance(move, int) or not (0 <= move < 52 and self.legal_mask() >> move & 1):
+                raise ValueError(f"seat {self.turn} may not play {move!r} now")
+            self.play(move)
+        else:
+            raise ValueError("the deal is over")
+
+    def bid(self, seat: int, bid: int | Declare) -> None:
+        """Record ``seat``'s bid card (classic) or declaration (target), unchecked; the
+        fourth reveals them all (C4/T3) and sets the mode, or asks for it (C5/T4)."""
+        bids = self.bids
+        bids[seat] = bid
+        if None in bids:
+            return
+        if self.cfg.target:
+            decls: list[Declare] = bids  # type: ignore[assignment]
+            high = bidding.target_high_bidder(decls)  # T3
+            self.trump = decls[high].suit_for_trump
+            values = [d.target for d in decls]
+        else:
+            cards: list[int] = bids  # type: ignore[assignment]
+            high = max(range(SEATS), key=lambda s: bidding.classic_bid_key(cards[s]))  # C4
+            self.trump = cards[high] // 13
+            values = [VALUES[c] for c in cards]
+        self.high = high
+        self.final_bids = tuple(values)
+        total = sum(values)
+        if total == 13:  # C5/T4: the high bidder chooses
+            self.phase = MODE
+            self.turn = high
+        else:
+            self._begin_play(total > 13)
+
+    def choose_mode(self, atas: bool) -> None:
+        """The high bidder's choice at 13 (C5: in classic every bid moves by one)."""
+        if not self.cfg.target:
+            shift = 1 if atas else -1
+            self.final_bids = tuple(v + shift for v in self.final_bids)
+        self._begin_play(atas)
+
+    def _begin_play(self, atas: bool) -> None:
+        self.atas = atas
+        self.phase = PLAY
+        self.turn = self.leader = self.high  # C8/T5
+
+    def play(self, card: int) -> None:
+        """Play ``card`` for the seat to move, unchecked (use ``legal_mask``)."""
+        seat = self.turn
+        self.hands[seat] ^= 1 << card
+        trick = self.trick
+        trick.append((seat, card))
+        suit = card // 13
+        trump = self.trump
+        if len(trick) == 1:
+            self.led = suit
+            self.best = card
+            self.best_seat = seat
+            self.best_trump = suit == trump
+        elif suit == trump:  # C12: the highest trump wins
+            if not self.best_trump or card > self.best:
+                self.best, self.best_seat, self.best_trump = card, seat, True
+        elif not self.best_trump and suit == self.led and card > self.best:
+            self.best, self.best_seat = card, seat
+        if len(trick) < SEATS:
+            self.turn = self.next[seat]
+            return
+        winner = self.best_seat
+        self.won[winner] += 1
+        if self.best_trump:  # C10: broken by any trump played (then a trump wins)
+            self.broken = True
+        if self.history is not None:
+            self.history.append((self.leader, tuple(trick), winner))
+        self.trick = []
+        self.tricks_played += 1
+        if self.tricks_played == TRICKS:
+            self.phase = OVER
+        else:
+            self.turn = self.leader = winner  # C8
+
+    # ----------------------------------------------------------------- playouts
+
+    def playout(self, rng: random.Random, policy: Policy | None = None) -> tuple[int, ...]:
+        """Play the deal to its end and return its scores. Missing bids, the mode and
+        every card are chosen at random among the legal moves, or the cards by
+        ``policy(state, rng)`` when one is given."""
+        rnd = rng.random
+        if self.phase == BID:
+            for seat in range(SEATS):
+                if self.bids[seat] is None:
+                    options = self.legal(seat)
+                    self.bid(seat, options[int(rnd() * len(options))])  # type: ignore[arg-type]
+        if self.phase == MODE:
+            self.choose_mode(rnd() < 0.5)
+        if policy is not None:
+            while self.phase == PLAY:
+                self.play(policy(self, rng))
+        else:
+            self._random_play(rnd)
+        return self._scores()
+
+    def _random_play(self, rnd: Callable[[], float]) -> None:
+        """Random legal cards to the end of the deal: ``play`` and ``legal_mask``
+        inlined, as a search bot calls this thousands of times per decision."""
+        hands, nxt, trump = self.hands, self.next, self.trump
+        target, won = self.cfg.target, self.won
+        table, fill = CARD_SLICES.table, CARD_SLICES.fill
+        of_mask = CARD_SLICES.of_mask
+        broken, turn, trick = self.broken, self.turn, self.trick
+        led, best, best_seat, best_trump = self.led, self.best, self.best_seat, self.best_trump
+        history, played = self.history, self.tricks_played
+        trump_mask = SUIT_MASKS[trump] if trump is not None else 0
+        while True:
+            hand = hands[turn]
+            if trick:
+                key = led << 13 | (hand >> 13 * led & 0x1FFF)
+                # C9: follow suit if you can (one table read), else anything
+                options = (table[key] or fill(key)) if key & 0x1FFF else of_mask(hand)
+            elif trump_mask and not broken and not target and hand & ~trump_mask:
+                options = of_mask(hand & ~trump_mask)  # C10
+            else:
+                options = of_mask(hand)
+            card = options[int(rnd() * len(options))]
+            hands[turn] = hand ^ 1 << card
+            suit = card // 13
+            if not trick:
+                led, best, best_seat, best_trump = suit, card, turn, suit == trump
+            elif suit == trump:
+                if not best_trump or card > best:
+                    best, best_seat, best_trump = card, turn, True
+            elif not best_trump and suit == led and card > best:
+                best, best_seat = card, turn
+            trick.append((turn, card))
+            if len(trick) < SEATS:
+                turn = nxt[turn]
+                continue
+            won[best_seat] += 1
+            if best_trump:  # C10: a trump was played (it won)
+                broken = True
+            if history is not None:
+                history.append((self.leader, tuple(trick), best_seat))
+            trick = []
+            played += 1
+            turn = self.leader = best_seat
+            if played == TRICKS:
+                break
+        self.trick, self.tricks_played, self.broken = trick, played, broken
+        self.turn, self.led, self.best, self.best_seat = turn, led, best, best_seat
+        self.best_trump = best_trump
+        self.phase = OVER
+
+    def _scores(self) -> tuple[int, ...]:
+        cfg, won, bids = self.cfg, self.won, self.final_bids
+        mode = Mode.ATAS if self.atas else Mode.BAWAH
+        if cfg.target:
+            top = max(bids)
+            return tuple(target_score(mode, bids[s], won[s], top) for s in range(SEATS))
+        return tuple(
+            classic_score(mode, bids[s], won[s], cfg.method, cfg.multiplier, cfg.zero_bonus)
+            for s in range(SEATS)
+        )
+
+    def __repr__(self) -> str:
+        return (
+            f"<Sim {PHASE_NAMES[self.phase]} trick {self.tricks_played + 1} "
+            f"turn {self.turn} won {self.won}>"
+        )
+
+
+_new = object.__new__
+
+
+def random_deal(rng: random.Random) -> list[int]:
+    """Four hand masks, dealt as the referee deals (with the C2 redeal)."""
+    return deal_from_seed(rng)[0]
+
+
+# --------------------------------------------------------------------------- views
+
+
+class Hands(NamedTuple):
+    """A full deal as a bot may picture it: what each seat holds now (four masks), and
+    the cards behind the face-down trumps of the open trick that it could not see
+    (C11), as (seat, card) pairs."""
+
+    held: tuple[int, ...]
+    face_down: tuple[tuple[int, int], ...] = ()
+
+
+def _bid_cards(bid: Bid | Declare) -> tuple[int, ...]:
+    return (bid.card,) if isinstance(bid, Bid) else bid.cards
+
+
+def _rules_of(view: SeatView, rules: TrufRules | None) -> TrufRules:
+    if rules is not None:
+        if rules.variant.value != view.variant:
+            raise ValueError(f"the view is of variant {view.variant}, the rules of {rules.variant}")
+        return rules
+    return TrufRules(variant=view.variant)  # type: ignore[arg-type]
+
+
+def from_view(view: SeatView, hands: Hands | Sequence[int], rules: TrufRules | None = None) -> Sim:
+    """The ``Sim`` of the deal a view shows, with the hidden cards as in ``hands`` (from
+    ``sample_hands``, or four masks when no face-down card is hidden). ``rules`` gives the
+    scoring method (classic, C13); by default, the variant's defaults.
+
+    In the bid phase no bid is made yet in the ``Sim`` (the others' bids are hidden
+    until all four are revealed, C3/T2)."""
+    held, face_down = (
+        (hands.held, dict(hands.face_down))
+        if isinstance(hands, Hands)
+        else (
+            tuple(hands),
+            {},
+        )
+    )
+    if len(held) != SEATS:
+        raise ValueError(f"a deal has {SEATS} hands, not {len(held)}")
+    own = mask_of(view.hand)
+    if held[view.seat] != own:
+        raise ValueError(f"hands[{view.seat}] is not the view's own hand")
+    direction = -1 if view.direction == "ccw" else 1
+    s = Sim.start(_rules_of(view, rules), held, direction)
+    phase = _PHASE_OF_VIEW[view.phase]
+    if phase == BID:
+        return s
+    assert view.bids is not None and view.final_bids is not None and view.high_bidder is not None
+    s.bids = [b.card if isinstance(b, Bid) else b for b in view.bids]
+    s.trump = view.trump
+    s.high = view.high_bidder
+    s.final_bids = tuple(view.final_bids) if view.mode is not None else ()
+    if phase == MODE:
+        s.final_bids = tuple(
+            d.target if isinstance(d, Declare) else VALUES[d.card] for d in view.bids
+        )
+        s.phase = MODE
+        s.turn = s.high
+        return s
+    s.atas = view.mode == Mode.ATAS
+    s.phase = phase
+    s.won = list(view.tricks_won)
+    s.tricks_played = len(view.tricks)
+    s.broken = view.trump_broken
+    if phase == OVER:
+        return s
+    s.leader = s.turn = view.trick_leader if view.trick_leader is not None else s.high
+    for pc in view.trick:
+        card = pc.card if pc.card is not None else face_down.get(pc.seat)
+        if card is None:
+            raise ValueError(f"the face-down card of seat {pc.seat} is not given (C11)")
+        s.hands[pc.seat] |= 1 << card  # put it back, then play it through the rules
+        s.play(card)
+    return s
+
+
+# --------------------------------------------------------------------------- sampling
+
+
+class Knowledge(NamedTuple):
+    """What a view tells of the cards its seat cannot see (see ``knowledge``)."""
+
+    seat: int
+    own: int  # the seat's own hand
+    pool: int  # cards whose place it does not know
+    need: tuple[int, ...]  # per seat: unknown cards it holds (own seat: 0)
+    fixed: tuple[int, ...]  # per seat: cards known to be in its hand (revealed bids)
+    allowed: tuple[int, ...]  # per seat: suits (4-bit mask) it may still hold
+    face_down: tuple[int, ...]  # seats whose face-down trump in the open trick is hidden
+    trump: int | None
+    played: tuple[int, ...]  # per seat: cards it has played this deal (all known)
+    court_needed: tuple[bool, ...]  # C2: it must still hold a court card
+    numeral_needed: tuple[bool, ...]  # C2: it must still hold a numeral
+
+
+def knowledge(view: SeatView) -> Knowledge:
+    """Everything ``view`` shows about the unseen cards: each other seat's number of
+    cards, the suits it showed out of (C9, T5), the bid cards it must still hold (C3/T2),
+    its face-down trump in the open trick (C11), an only-trumps hand shown by leading
+    trump before trump was broken (C10), and the court and numeral cards each original
+    hand must have held (C2)."""
+    me = view.seat
+    trump = view.trump
+    own = mask_of(view.hand)
+    seen = own
+    allowed = [0xF] * SEATS
+    played = [0] * SEATS
+    broken = False
+    face_down_seats: list[int] = []
+    target = view.variant == "target"
+
+    def observe(leader_first: bool, seat: int, suit: int, led: int) -> None:
+        if seat == me:
+            return
+        if leader_first:
+            if not target and trump is not None and suit == trump and not broken:
+                allowed[seat] &= 1 << trump  # C10: a trump lead before broken: only trumps
+        elif suit != led:
+            allowed[seat] &= ~(1 << led)  # C9/T5: showed out of the led suit
+
+    for trick in view.tricks:
+        led = trick.cards[0][1] // 13
+        for i, (seat, card) in enumerate(trick.cards):
+            seen |= 1 << card
+            played[seat] |= 1 << card
+            observe(i == 0, seat, card // 13, led)
+        if trump is not None and any(c // 13 == trump for _, c in trick.cards):
+            broken = True
+    open_led = view.led_suit
+    for i, pc in enumerate(view.trick):
+        if pc.card is not None:
+            seen |= 1 << pc.card
+            played[pc.seat] |= 1 << pc.card
+            suit = pc.card // 13
+        else:
+            assert trump is not None  # only trumps go face down (C11)
+            suit = trump
+            if pc.seat != me:
+                face_down_seats.append(pc.seat)
+        if open_led is not None:
+            observe(i == 0, pc.seat, suit, open_led)
+    left = TRICKS - len(view.tricks)
+    in_trick = {pc.seat for pc in view.trick}
+    fixed = [0] * SEATS
+    if view.bids is not None:
+        for seat, bid in enumerate(view.bids):
+            if seat != me:
+                for c in _bid_cards(bid):
+                    if not seen >> c & 1:
+                        fixed[seat] |= 1 << c
+    known = seen
+    for m in fixed:
+        known |= m
+    pool = FULL & ~known
+    need = tuple(
+        0 if s == me else left - (s in in_trick) - fixed[s].bit_count() for s in range(SEATS)
+    )
+    court_needed = tuple(s != me and not (played[s] | fixed[s]) & COURT_MASK for s in range(SEATS))
+    numeral_needed = tuple(
+        s != me and not (played[s] | fixed[s]) & NUMERAL_MASK for s in range(SEATS)
+    )
+    return Knowledge(
+        me, own, pool, need, tuple(fixed), tuple(allowed), tuple(face_down_seats), trump,
+        tuple(played), court_needed, numeral_needed,
+    )  # fmt: skip
+
+
+class Sampler:
+    """Draws hidden cards uniformly among the deals consistent with a view.
+
+    Build one per decision (``Sampler(view)``) and call ``sample(rng)`` as often as
+    needed: the counting behind exact uniform draws is done once. Each draw first tries
+    a few plain shuffles of the unseen cards (accepted when consistent: uniform); if all
+    fail, it draws the number of cards of each suit every seat holds in proportion to
+    how many deals have it, then which cards. The C2 condition (every original hand had
+    a court card and a numeral) is applied by rejection on top, which keeps it uniform.
+    """
+
+    SHUFFLE_TRIES = 8
+    C2_TRIES = 2000
+
+    def __init__(self, view: SeatView) -> None:
+        k = self.know = knowledge(view)
+        # Slots: every other seat's holding, then one slot per hidden face-down trump.
+        seats = [s for s in range(SEATS) if s != k.seat]
+        self.slots = seats + list(k.face_down)
+        self.caps = tuple(k.need[s] for s in seats) + (1,) * len(k.face_down)
+        trump_bit = 1 << k.trump if k.trump is not None else 0
+        fd_allowed = [trump_bit & k.allowed[s] for s in k.face_down]
+        self.slot_suits = tuple(k.allowed[s] for s in seats) + tuple(fd_allowed)
+        self.suit_cards = tuple(
+            tuple(CARD_SLICES.of_mask(k.pool & SUIT_MASKS[s])) for s in range(4)
+        )
+        if sum(self.caps) != k.pool.bit_count():
+            raise ValueError(
+                f"the view does not add up: {k.pool.bit_count()} unseen cards for "
+                f"{sum(self.caps)} places"
+            )
+        self.unconstrained = all(a == 0xF for a in self.slot_suits[: len(seats)]) and not (
+            k.face_down
+        )
+        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
+        if not self._count(0, self.caps):
+            raise ValueError("no deal is consistent with this view")
+
+    # Exact counting: ways(suit, caps) = deals of suits suit..3 into slots with these
+    # remaining capacities, each suit's cards going only to slots that may hold it.
+    def _count(self, suit: int, caps: tuple[int, ...]) -> int:
+        if suit == 4:
+            return 1 if not any(caps) else 0
+        key = (suit, caps)
+        found = self._ways.get(key)
+        if found is not None:
+            return found
+        total = 0
+        for split, ways in self._splits(suit, caps):
+            rest = tuple(c - x for c, x in zip(caps, split, strict=True))
+            sub = self._count(suit + 1, rest)
+            if sub:
+                total += ways * sub
+        self._ways[key] = total
+        return total
+
+    def _splits(self, suit: int, caps: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        """Every way to share this suit's unseen cards among the slots that may hold the
+        suit, within ``caps``: (cards per slot, number of ways to pick which cards)."""
+        open_slots = [i for i, a in enumerate(self.slot_suits) if a >> suit & 1]
+        out: list[tuple[tuple[int, ...], int]] = []
+        counts = [0] * len(caps)
+
+        def share(i: int, left: int, ways: int) -> None:
+            if i == len(open_slots):
+                if left == 0:
+                    out.append((tuple(counts), ways))
+                return
+            slot = open_slots[i]
+            for x in range(min(left, caps[slot]) + 1):
+                counts[slot] = x
+                share(i + 1, left - x, ways * comb(left, x))
+            counts[slot] = 0
+
+        share(0, len(self.suit_cards[suit]), 1)
+        return out
+
+    def sample(self, rng: random.Random) -> Hands:
+        for _ in range(self.C2_TRIES):
+            slots = self._draw(rng)
+            if self._c2_ok(slots):
+                return self._hands(slots)
+        raise ValueError("no deal consistent with C2 found for this view")  # pragma: no cover
+
+    def _draw(self, rng: random.Random) -> list[int]:
+        """Slot masks: a uniform draw among the deals consistent with voids and counts."""
+        pool = [c for cards in self.suit_cards for c in cards]
+        caps = self.caps
+        for _ in range(self.SHUFFLE_TRIES if not self.unconstrained else 1):
+            rng.shuffle(pool)
+            slots, at, ok = [], 0, True
+            for slot, cap in enumerate(caps):
+                m = 0
+                for c in pool[at : at + cap]:
+                    if not self.slot_suits[slot] >> (c // 13) & 1:
+                        ok = False
+                    m |= 1 << c
+                slots.append(m)
+                at += cap
+            if ok:
+                return slots
+        return self._draw_exact(rng)
+
+    def _draw_exact(self, rng: random.Random) -> list[int]:
+        caps = self.caps
+        slots = [0] * len(caps)
+        for suit in range(4):
+            choices = []
+            weights = []
+            for split, ways in self._splits(suit, caps):
+                rest = tuple(c - x for c, x in zip(caps, split, strict=True))
+                sub = self._count(suit + 1, rest)
+                if sub:
+                    choices.append((split, rest))
+                    weights.append(ways * sub)
+            pick = rng.randrange(sum(weights))
+            chosen = 0
+            while pick >= weights[chosen]:
+                pick -= weights[chosen]
+                chosen += 1
+            split, rest = choices[chosen]
+            cards = list(self.suit_cards[suit])
+            rng.shuffle(cards)
+            at = 0
+            for slot, x in enumerate(split):
+                for c in cards[at : at + x]:
+                    slots[slot] |= 1 << c
+                at += x
+            caps = rest
+        return slots
+
+    def _c2_ok(self, slots: list[int]) -> bool:
+        k = self.know
+        for i, seat in enumerate(self.slots[: SEATS - 1]):
+            held = slots[i] | k.fixed[seat]
+            for j in range(SEATS - 1, len(self.slots)):
+                if self.slots[j] == seat:
+                    held |= slots[j]
+            if k.court_needed[seat] and not held & COURT_MASK:
+                return False
+            if k.numeral_needed[seat] and not held & NUMERAL_MASK:
+                return False
+        return True
+
+    def _hands(self, slots: list[int]) -> Hands:
+        k = self.know
+        held = [0] * SEATS
+        held[k.seat] = k.own
+        for i, seat in enumerate(self.slots[: SEATS - 1]):
+            held[seat] = slots[i] | k.fixed[seat]
+        face_down = tuple(
+            (seat, slots[SEATS - 1 + i].bit_length() - 1) for i, seat in enumerate(k.face_down)
+        )
+        return Hands(tuple(held), face_down)
+
+
+def sample_hands(view: SeatView, rng: random.Random) -> Hands:
+    """One uniform draw of the cards ``view``'s seat cannot see (see ``Sampler``; build
+    a ``Sampler`` once to draw many)."""
+    return Sampler(view).sample(rng)
+
+
+def rules_for(view: SeatView, **options: Any) -> TrufRules:
+    """The ``TrufRules`` of a view's variant, with scoring options (classic, C13)."""
+    return TrufRules(variant=view.variant, **options)  # type: ignore[arg-type]
