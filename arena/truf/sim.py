@@ -26,17 +26,22 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from math import comb
-from typing import Any, NamedTuple
+from typing import Any
 
 from arena.cards import CARD_SLICES, SUIT_MASKS, VALUES, mask_of
 from arena.truf import bidding
 from arena.truf.actions import Bid, Declare, Mode
 from arena.truf.rules import TrufRules
+from arena.truf.sampling import Hands, Knowledge, Sampler, knowledge, sample_hands
 from arena.truf.scoring import classic_score, target_score
-from arena.truf.state import COURT_MASK, NUMERAL_MASK, deal_from_seed
+from arena.truf.state import deal_from_seed
 from arena.truf.tricks import legal_play_mask
 from arena.truf.view import SeatView
+
+__all__ = [
+    "BID", "MODE", "OVER", "PLAY", "Hands", "Knowledge", "Move", "Policy", "Sampler", "Sim",
+    "from_view", "knowledge", "random_deal", "sample_hands",
+]  # fmt: skip
 
 SEATS = 4
 TRICKS = 13
@@ -415,19 +420,6 @@ def random_deal(rng: random.Random) -> list[int]:
 # --------------------------------------------------------------------------- views
 
 
-class Hands(NamedTuple):
-    """A full deal as a bot may picture it: what each seat holds now (four masks), and
-    the cards behind the face-down trumps of the open trick that it could not see
-    (C11), as (seat, card) pairs."""
-
-    held: tuple[int, ...]
-    face_down: tuple[tuple[int, int], ...] = ()
-
-
-def _bid_cards(bid: Bid | Declare) -> tuple[int, ...]:
-    return (bid.card,) if isinstance(bid, Bid) else bid.cards
-
-
 def _rules_of(view: SeatView, rules: TrufRules | None) -> TrufRules:
     if rules is not None:
         if rules.variant.value != view.variant:
@@ -443,14 +435,10 @@ def from_view(view: SeatView, hands: Hands | Sequence[int], rules: TrufRules | N
 
     In the bid phase no bid is made yet in the ``Sim`` (the others' bids are hidden
     until all four are revealed, C3/T2)."""
-    held, face_down = (
-        (hands.held, dict(hands.face_down))
-        if isinstance(hands, Hands)
-        else (
-            tuple(hands),
-            {},
-        )
-    )
+    if isinstance(hands, Hands):
+        held, face_down = hands.held, dict(hands.face_down)
+    else:
+        held, face_down = tuple(hands), {}
     if len(held) != SEATS:
         raise ValueError(f"a deal has {SEATS} hands, not {len(held)}")
     own = mask_of(view.hand)
@@ -461,11 +449,10 @@ def from_view(view: SeatView, hands: Hands | Sequence[int], rules: TrufRules | N
     phase = _PHASE_OF_VIEW[view.phase]
     if phase == BID:
         return s
-    assert view.bids is not None and view.final_bids is not None and view.high_bidder is not None
+    assert view.bids is not None and view.high_bidder is not None
     s.bids = [b.card if isinstance(b, Bid) else b for b in view.bids]
     s.trump = view.trump
     s.high = view.high_bidder
-    s.final_bids = tuple(view.final_bids) if view.mode is not None else ()
     if phase == MODE:
         s.final_bids = tuple(
             d.target if isinstance(d, Declare) else VALUES[d.card] for d in view.bids
@@ -473,6 +460,8 @@ def from_view(view: SeatView, hands: Hands | Sequence[int], rules: TrufRules | N
         s.phase = MODE
         s.turn = s.high
         return s
+    assert view.final_bids is not None
+    s.final_bids = tuple(view.final_bids)
     s.atas = view.mode == Mode.ATAS
     s.phase = phase
     s.won = list(view.tricks_won)
@@ -488,259 +477,6 @@ def from_view(view: SeatView, hands: Hands | Sequence[int], rules: TrufRules | N
         s.hands[pc.seat] |= 1 << card  # put it back, then play it through the rules
         s.play(card)
     return s
-
-
-# --------------------------------------------------------------------------- sampling
-
-
-class Knowledge(NamedTuple):
-    """What a view tells of the cards its seat cannot see (see ``knowledge``)."""
-
-    seat: int
-    own: int  # the seat's own hand
-    pool: int  # cards whose place it does not know
-    need: tuple[int, ...]  # per seat: unknown cards it holds (own seat: 0)
-    fixed: tuple[int, ...]  # per seat: cards known to be in its hand (revealed bids)
-    allowed: tuple[int, ...]  # per seat: suits (4-bit mask) it may still hold
-    face_down: tuple[int, ...]  # seats whose face-down trump in the open trick is hidden
-    trump: int | None
-    played: tuple[int, ...]  # per seat: cards it has played this deal (all known)
-    court_needed: tuple[bool, ...]  # C2: it must still hold a court card
-    numeral_needed: tuple[bool, ...]  # C2: it must still hold a numeral
-
-
-def knowledge(view: SeatView) -> Knowledge:
-    """Everything ``view`` shows about the unseen cards: each other seat's number of
-    cards, the suits it showed out of (C9, T5), the bid cards it must still hold (C3/T2),
-    its face-down trump in the open trick (C11), an only-trumps hand shown by leading
-    trump before trump was broken (C10), and the court and numeral cards each original
-    hand must have held (C2)."""
-    me = view.seat
-    trump = view.trump
-    own = mask_of(view.hand)
-    seen = own
-    allowed = [0xF] * SEATS
-    played = [0] * SEATS
-    broken = False
-    face_down_seats: list[int] = []
-    target = view.variant == "target"
-
-    def observe(leader_first: bool, seat: int, suit: int, led: int) -> None:
-        if seat == me:
-            return
-        if leader_first:
-            if not target and trump is not None and suit == trump and not broken:
-                allowed[seat] &= 1 << trump  # C10: a trump lead before broken: only trumps
-        elif suit != led:
-            allowed[seat] &= ~(1 << led)  # C9/T5: showed out of the led suit
-
-    for trick in view.tricks:
-        led = trick.cards[0][1] // 13
-        for i, (seat, card) in enumerate(trick.cards):
-            seen |= 1 << card
-            played[seat] |= 1 << card
-            observe(i == 0, seat, card // 13, led)
-        if trump is not None and any(c // 13 == trump for _, c in trick.cards):
-            broken = True
-    open_led = view.led_suit
-    for i, pc in enumerate(view.trick):
-        if pc.card is not None:
-            seen |= 1 << pc.card
-            played[pc.seat] |= 1 << pc.card
-            suit = pc.card // 13
-        else:
-            assert trump is not None  # only trumps go face down (C11)
-            suit = trump
-            if pc.seat != me:
-                face_down_seats.append(pc.seat)
-        if open_led is not None:
-            observe(i == 0, pc.seat, suit, open_led)
-    left = TRICKS - len(view.tricks)
-    in_trick = {pc.seat for pc in view.trick}
-    fixed = [0] * SEATS
-    if view.bids is not None:
-        for seat, bid in enumerate(view.bids):
-            if seat != me:
-                for c in _bid_cards(bid):
-                    if not seen >> c & 1:
-                        fixed[seat] |= 1 << c
-    known = seen
-    for m in fixed:
-        known |= m
-    pool = FULL & ~known
-    need = tuple(
-        0 if s == me else left - (s in in_trick) - fixed[s].bit_count() for s in range(SEATS)
-    )
-    court_needed = tuple(s != me and not (played[s] | fixed[s]) & COURT_MASK for s in range(SEATS))
-    numeral_needed = tuple(
-        s != me and not (played[s] | fixed[s]) & NUMERAL_MASK for s in range(SEATS)
-    )
-    return Knowledge(
-        me, own, pool, need, tuple(fixed), tuple(allowed), tuple(face_down_seats), trump,
-        tuple(played), court_needed, numeral_needed,
-    )  # fmt: skip
-
-
-class Sampler:
-    """Draws hidden cards uniformly among the deals consistent with a view.
-
-    Build one per decision (``Sampler(view)``) and call ``sample(rng)`` as often as
-    needed: the counting behind exact uniform draws is done once. Each draw first tries
-    a few plain shuffles of the unseen cards (accepted when consistent: uniform); if all
-    fail, it draws the number of cards of each suit every seat holds in proportion to
-    how many deals have it, then which cards. The C2 condition (every original hand had
-    a court card and a numeral) is applied by rejection on top, which keeps it uniform.
-    """
-
-    SHUFFLE_TRIES = 8
-    C2_TRIES = 2000
-
-    def __init__(self, view: SeatView) -> None:
-        k = self.know = knowledge(view)
-        # Slots: every other seat's holding, then one slot per hidden face-down trump.
-        seats = [s for s in range(SEATS) if s != k.seat]
-        self.slots = seats + list(k.face_down)
-        self.caps = tuple(k.need[s] for s in seats) + (1,) * len(k.face_down)
-        trump_bit = 1 << k.trump if k.trump is not None else 0
-        fd_allowed = [trump_bit & k.allowed[s] for s in k.face_down]
-        self.slot_suits = tuple(k.allowed[s] for s in seats) + tuple(fd_allowed)
-        self.suit_cards = tuple(
-            tuple(CARD_SLICES.of_mask(k.pool & SUIT_MASKS[s])) for s in range(4)
-        )
-        if sum(self.caps) != k.pool.bit_count():
-            raise ValueError(
-                f"the view does not add up: {k.pool.bit_count()} unseen cards for "
-                f"{sum(self.caps)} places"
-            )
-        self.unconstrained = all(a == 0xF for a in self.slot_suits[: len(seats)]) and not (
-            k.face_down
-        )
-        self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
-        if not self._count(0, self.caps):
-            raise ValueError("no deal is consistent with this view")
-
-    # Exact counting: ways(suit, caps) = deals of suits suit..3 into slots with these
-    # remaining capacities, each suit's cards going only to slots that may hold it.
-    def _count(self, suit: int, caps: tuple[int, ...]) -> int:
-        if suit == 4:
-            return 1 if not any(caps) else 0
-        key = (suit, caps)
-        found = self._ways.get(key)
-        if found is not None:
-            return found
-        total = 0
-        for split, ways in self._splits(suit, caps):
-            rest = tuple(c - x for c, x in zip(caps, split, strict=True))
-            sub = self._count(suit + 1, rest)
-            if sub:
-                total += ways * sub
-        self._ways[key] = total
-        return total
-
-    def _splits(self, suit: int, caps: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
-        """Every way to share this suit's unseen cards among the slots that may hold the
-        suit, within ``caps``: (cards per slot, number of ways to pick which cards)."""
-        open_slots = [i for i, a in enumerate(self.slot_suits) if a >> suit & 1]
-        out: list[tuple[tuple[int, ...], int]] = []
-        counts = [0] * len(caps)
-
-        def share(i: int, left: int, ways: int) -> None:
-            if i == len(open_slots):
-                if left == 0:
-                    out.append((tuple(counts), ways))
-                return
-            slot = open_slots[i]
-            for x in range(min(left, caps[slot]) + 1):
-                counts[slot] = x
-                share(i + 1, left - x, ways * comb(left, x))
-            counts[slot] = 0
-
-        share(0, len(self.suit_cards[suit]), 1)
-        return out
-
-    def sample(self, rng: random.Random) -> Hands:
-        for _ in range(self.C2_TRIES):
-            slots = self._draw(rng)
-            if self._c2_ok(slots):
-                return self._hands(slots)
-        raise ValueError("no deal consistent with C2 found for this view")  # pragma: no cover
-
-    def _draw(self, rng: random.Random) -> list[int]:
-        """Slot masks: a uniform draw among the deals consistent with voids and counts."""
-        pool = [c for cards in self.suit_cards for c in cards]
-        caps = self.caps
-        for _ in range(self.SHUFFLE_TRIES if not self.unconstrained else 1):
-            rng.shuffle(pool)
-            slots, at, ok = [], 0, True
-            for slot, cap in enumerate(caps):
-                m = 0
-                for c in pool[at : at + cap]:
-                    if not self.slot_suits[slot] >> (c // 13) & 1:
-                        ok = False
-                    m |= 1 << c
-                slots.append(m)
-                at += cap
-            if ok:
-                return slots
-        return self._draw_exact(rng)
-
-    def _draw_exact(self, rng: random.Random) -> list[int]:
-        caps = self.caps
-        slots = [0] * len(caps)
-        for suit in range(4):
-            choices = []
-            weights = []
-            for split, ways in self._splits(suit, caps):
-                rest = tuple(c - x for c, x in zip(caps, split, strict=True))
-                sub = self._count(suit + 1, rest)
-                if sub:
-                    choices.append((split, rest))
-                    weights.append(ways * sub)
-            pick = rng.randrange(sum(weights))
-            chosen = 0
-            while pick >= weights[chosen]:
-                pick -= weights[chosen]
-                chosen += 1
-            split, rest = choices[chosen]
-            cards = list(self.suit_cards[suit])
-            rng.shuffle(cards)
-            at = 0
-            for slot, x in enumerate(split):
-                for c in cards[at : at + x]:
-                    slots[slot] |= 1 << c
-                at += x
-            caps = rest
-        return slots
-
-    def _c2_ok(self, slots: list[int]) -> bool:
-        k = self.know
-        for i, seat in enumerate(self.slots[: SEATS - 1]):
-            held = slots[i] | k.fixed[seat]
-            for j in range(SEATS - 1, len(self.slots)):
-                if self.slots[j] == seat:
-                    held |= slots[j]
-            if k.court_needed[seat] and not held & COURT_MASK:
-                return False
-            if k.numeral_needed[seat] and not held & NUMERAL_MASK:
-                return False
-        return True
-
-    def _hands(self, slots: list[int]) -> Hands:
-        k = self.know
-        held = [0] * SEATS
-        held[k.seat] = k.own
-        for i, seat in enumerate(self.slots[: SEATS - 1]):
-            held[seat] = slots[i] | k.fixed[seat]
-        face_down = tuple(
-            (seat, slots[SEATS - 1 + i].bit_length() - 1) for i, seat in enumerate(k.face_down)
-        )
-        return Hands(tuple(held), face_down)
-
-
-def sample_hands(view: SeatView, rng: random.Random) -> Hands:
-    """One uniform draw of the cards ``view``'s seat cannot see (see ``Sampler``; build
-    a ``Sampler`` once to draw many)."""
-    return Sampler(view).sample(rng)
 
 
 def rules_for(view: SeatView, **options: Any) -> TrufRules:
