@@ -28,7 +28,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from arena.cards import CARD_SLICES, SUIT_MASKS, VALUES, mask_of
+from arena.cards import CARD_SLICES, VALUES, mask_of
 from arena.truf import bidding
 from arena.truf.actions import Bid, Declare, Mode
 from arena.truf.rules import TrufRules
@@ -57,26 +57,43 @@ Policy = Callable[["Sim", random.Random], int]  # (state in play, rng) -> a lega
 
 
 class SimRules:
-    """What a ``Sim`` needs of ``TrufRules``, read once: variant and scoring (C13, T6)."""
+    """What a ``Sim`` needs of ``TrufRules``, read once: the variant, and the classic
+    scores (C13) as a table: ``classic[atas][bid + 1][tricks]``."""
 
-    __slots__ = ("rules", "target", "method", "multiplier", "zero_bonus")
+    __slots__ = ("rules", "target", "classic")
 
     def __init__(self, rules: TrufRules) -> None:
         self.rules = rules
         self.target = rules.is_target
-        self.method = rules.scoring
-        self.multiplier = rules.multiplier
-        self.zero_bonus = rules.zero_bonus
+        method, mult, bonus = rules.scoring, rules.multiplier, rules.zero_bonus
+        self.classic = tuple(
+            tuple(
+                tuple(classic_score(mode, bid, won, method, mult, bonus) for won in range(14))
+                for bid in range(-1, 16)  # C5 moves a bid of 0..14 by one either way
+            )
+            for mode in (Mode.BAWAH, Mode.ATAS)
+        )
 
 
-_RULES_CACHE: dict[TrufRules, SimRules] = {}
+# By the rules object's id (hashing a frozen dataclass costs more than a playout's
+# bookkeeping); each entry keeps its rules alive, so an id is never reused.
+_RULES_CACHE: dict[int, SimRules] = {}
 
 
 def sim_rules(rules: TrufRules) -> SimRules:
-    found = _RULES_CACHE.get(rules)
+    found = _RULES_CACHE.get(id(rules))
     if found is None:
-        found = _RULES_CACHE[rules] = SimRules(rules)
+        if len(_RULES_CACHE) > 256:
+            _RULES_CACHE.clear()
+        found = _RULES_CACHE[id(rules)] = SimRules(rules)
     return found
+
+
+_NEXT = {d: tuple((seat + d) % 4 for seat in range(4)) for d in (-1, 1)}  # C6
+# C4 as one int per card: value, then suit (S > H > D > C), then rank (K > Q > J).
+_BID_RANK = tuple(
+    (k[0] * 4 + k[1]) * 13 + k[2] for k in (bidding.classic_bid_key(c) for c in range(52))
+)
 
 
 class Sim:
@@ -130,7 +147,7 @@ class Sim:
         (deal 1, C6) or +1. ``record`` keeps every closed trick in ``history``."""
         s = cls.__new__(cls)
         s.cfg = sim_rules(rules)
-        s.next = tuple((seat + direction) % SEATS for seat in range(SEATS))
+        s.next = _NEXT[direction]
         s.hands = list(hands)
         s.phase = BID
         s.bids = [None] * SEATS
@@ -261,10 +278,13 @@ class Sim:
             self.trump = decls[high].suit_for_trump
             values = [d.target for d in decls]
         else:
-            cards: list[int] = bids  # type: ignore[assignment]
-            high = max(range(SEATS), key=lambda s: bidding.classic_bid_key(cards[s]))  # C4
-            self.trump = cards[high] // 13
-            values = [VALUES[c] for c in cards]
+            a, b, c, d = bids  # cards
+            rank = _BID_RANK  # C4
+            ra, rb, rc, rd = rank[a], rank[b], rank[c], rank[d]  # type: ignore[index]
+            top = max(ra, rb, rc, rd)
+            high = 0 if ra == top else 1 if rb == top else 2 if rc == top else 3
+            self.trump = bids[high] // 13  # type: ignore[operator]
+            values = [VALUES[a], VALUES[b], VALUES[c], VALUES[d]]  # type: ignore[index]
         self.high = high
         self.final_bids = tuple(values)
         total = sum(values)
@@ -330,8 +350,13 @@ class Sim:
         if self.phase == BID:
             for seat in range(SEATS):
                 if self.bids[seat] is None:
-                    options = self.legal(seat)
-                    self.bid(seat, options[int(rnd() * len(options))])  # type: ignore[arg-type]
+                    hand = self.hands[seat]
+                    options: Sequence[int | Declare] = (
+                        bidding.legal_declarations(hand)
+                        if self.cfg.target
+                        else CARD_SLICES.of_mask(hand)
+                    )
+                    self.bid(seat, options[int(rnd() * len(options))])
         if self.phase == MODE:
             self.choose_mode(rnd() < 0.5)
         if policy is not None:
@@ -343,63 +368,84 @@ class Sim:
 
     def _random_play(self, rnd: Callable[[], float]) -> None:
         """Random legal cards to the end of the deal: ``play`` and ``legal_mask``
-        inlined, as a search bot calls this thousands of times per decision."""
-        hands, nxt, trump = self.hands, self.next, self.trump
-        target, won = self.cfg.target, self.won
+        inlined over per-suit lists of each hand, as a search bot calls this thousands
+        of times per decision."""
         table, fill = CARD_SLICES.table, CARD_SLICES.fill
-        of_mask = CARD_SLICES.of_mask
-        broken, turn, trick = self.broken, self.turn, self.trick
+        by_suit = [
+            [list(table[k] or fill(k)) for k in (s << 13 | (h >> 13 * s & 0x1FFF) for s in _SUITS)]
+            for h in self.hands
+        ]
+        counts = [h.bit_count() for h in self.hands]
+        nxt, won, history = self.next, self.won, self.history
+        trump = -1 if self.trump is None else self.trump
+        # C10 (classic only): no trump lead before trump is broken, unless only trumps.
+        broken = self.broken
+        guard = trump >= 0 and not self.cfg.target and not broken
+        turn, trick = self.turn, self.trick
         led, best, best_seat, best_trump = self.led, self.best, self.best_seat, self.best_trump
-        history, played = self.history, self.tricks_played
-        trump_mask = SUIT_MASKS[trump] if trump is not None else 0
+        in_trick, played = len(trick), self.tricks_played
         while True:
-            hand = hands[turn]
-            if trick:
-                key = led << 13 | (hand >> 13 * led & 0x1FFF)
-                # C9: follow suit if you can (one table read), else anything
-                options = (table[key] or fill(key)) if key & 0x1FFF else of_mask(hand)
-            elif trump_mask and not broken and not target and hand & ~trump_mask:
-                options = of_mask(hand & ~trump_mask)  # C10
+            suits = by_suit[turn]
+            if in_trick and suits[led]:  # C9: follow suit
+                lst = suits[led]
+                card = lst.pop(int(rnd() * len(lst)))
             else:
-                options = of_mask(hand)
-            card = options[int(rnd() * len(options))]
-            hands[turn] = hand ^ 1 << card
+                n = counts[turn]
+                skip = suits[trump] if guard and not in_trick and len(suits[trump]) < n else None
+                if skip is not None:
+                    n -= len(skip)
+                k = int(rnd() * n)
+                for lst in suits:
+                    if lst is skip:
+                        continue
+                    if k < len(lst):
+                        break
+                    k -= len(lst)
+                card = lst.pop(k)
+            counts[turn] -= 1
             suit = card // 13
-            if not trick:
+            if not in_trick:
                 led, best, best_seat, best_trump = suit, card, turn, suit == trump
             elif suit == trump:
                 if not best_trump or card > best:
                     best, best_seat, best_trump = card, turn, True
             elif not best_trump and suit == led and card > best:
                 best, best_seat = card, turn
-            trick.append((turn, card))
-            if len(trick) < SEATS:
+            if history is not None:
+                trick.append((turn, card))
+            in_trick += 1
+            if in_trick < SEATS:
                 turn = nxt[turn]
                 continue
             won[best_seat] += 1
             if best_trump:  # C10: a trump was played (it won)
-                broken = True
+                broken, guard = True, False
             if history is not None:
                 history.append((self.leader, tuple(trick), best_seat))
-            trick = []
+                trick = []
+            in_trick = 0
             played += 1
             turn = self.leader = best_seat
             if played == TRICKS:
                 break
-        self.trick, self.tricks_played, self.broken = trick, played, broken
+        self.hands = [0] * SEATS
+        self.trick, self.tricks_played, self.broken = [], played, broken
         self.turn, self.led, self.best, self.best_seat = turn, led, best, best_seat
         self.best_trump = best_trump
         self.phase = OVER
 
     def _scores(self) -> tuple[int, ...]:
         cfg, won, bids = self.cfg, self.won, self.final_bids
-        mode = Mode.ATAS if self.atas else Mode.BAWAH
         if cfg.target:
+            mode = Mode.ATAS if self.atas else Mode.BAWAH
             top = max(bids)
             return tuple(target_score(mode, bids[s], won[s], top) for s in range(SEATS))
-        return tuple(
-            classic_score(mode, bids[s], won[s], cfg.method, cfg.multiplier, cfg.zero_bonus)
-            for s in range(SEATS)
+        table = cfg.classic[self.atas]
+        return (
+            table[bids[0] + 1][won[0]],
+            table[bids[1] + 1][won[1]],
+            table[bids[2] + 1][won[2]],
+            table[bids[3] + 1][won[3]],
         )
 
     def __repr__(self) -> str:
@@ -410,6 +456,7 @@ class Sim:
 
 
 _new = object.__new__
+_SUITS = (0, 1, 2, 3)
 
 
 def random_deal(rng: random.Random) -> list[int]:
