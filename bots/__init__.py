@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-BUNDLED = ("random", "greedy", "planner", "tracker")  # Truf's
+BUNDLED = ("random", "greedy", "planner", "tracker", "pimc")  # Truf's
 
 
 def bundled_bots(game: str = "truf") -> dict[str, str]:
