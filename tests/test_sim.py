@@ -141,3 +141,10 @@ def test_a_copy_is_independent_of_its_original() -> None:
     twin.playout(random.Random(2))
     assert (state.hands, state.won, state.turn) == before
     assert twin.is_over and not state.is_over
+
+
+def test_a_playout_of_a_finished_deal_only_scores_it() -> None:
+    rng = random.Random(8)
+    state = sim.Sim.start(TrufRules(variant="target"), sim.random_deal(rng))
+    scores = state.playout(rng)
+    assert state.playout(rng) == scores == state.scores()

@@ -362,7 +362,7 @@ class Sim:
         if policy is not None:
             while self.phase == PLAY:
                 self.play(policy(self, rng))
-        else:
+        elif self.phase == PLAY:
             self._random_play(rnd)
         return self._scores()
 
