@@ -25,19 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/engine.py, run as a script
 
-from engine import baseline_deal  # noqa: E402
+from engine import bench_baseline  # noqa: E402
 
 from arena.run import tune_gc  # noqa: E402
 from arena.truf import sim  # noqa: E402
 from arena.truf.rules import TrufRules  # noqa: E402
-
-
-def bench_baseline(deals: int, seed: int) -> float:
-    rng = random.Random(seed)
-    start = time.perf_counter()
-    for d in range(deals):
-        baseline_deal(rng, d + 1)
-    return deals / (time.perf_counter() - start)
 
 
 def bench_sim(deals: int, seed: int, rules: TrufRules) -> float:

@@ -163,11 +163,8 @@ class Bot(BaseBot):
         rules = self.rules_of(view)
         sampler = sim.Sampler(view)
         worlds = self.worlds(started)
-        if view.phase == "play":
-            return self.search(view, legal, rules, sampler, rng, worlds, self.play_world)
-        if view.phase == "mode":
-            return self.search(view, legal, rules, sampler, rng, worlds, self.mode_world)
-        return self.search(view, legal, rules, sampler, rng, worlds, self.bid_world)
+        world = self.move_world if view.phase in ("play", "mode") else self.bid_world
+        return self.search(view, legal, rules, sampler, rng, worlds, world)
 
     def rules_of(self, view: SeatView) -> TrufRules:
         """The rules the search scores with. A view tells the variant, not the classic
@@ -207,7 +204,7 @@ class Bot(BaseBot):
     def playout(self, state: sim.Sim, rng: random.Random) -> tuple[int, ...]:
         return state.playout(rng, heuristic_card)
 
-    def play_world(
+    def move_world(
         self,
         view: SeatView,
         legal: Sequence[Action],
@@ -215,24 +212,14 @@ class Bot(BaseBot):
         rng: random.Random,
         totals: list[float],
     ) -> None:
+        """Each card to play, or each mode to choose (C5/T4), played out in this world."""
         for i, action in enumerate(legal):
-            assert isinstance(action, Play)
             child = state.copy()
-            child.play(action.card)
-            totals[i] += my_value(self.playout(child, rng), view.seat)
-
-    def mode_world(
-        self,
-        view: SeatView,
-        legal: Sequence[Action],
-        state: sim.Sim,
-        rng: random.Random,
-        totals: list[float],
-    ) -> None:
-        for i, action in enumerate(legal):
-            assert isinstance(action, ChooseMode)
-            child = state.copy()
-            child.choose_mode(action.mode is Mode.ATAS)
+            if isinstance(action, Play):
+                child.play(action.card)
+            else:
+                assert isinstance(action, ChooseMode)
+                child.choose_mode(action.mode is Mode.ATAS)
             totals[i] += my_value(self.playout(child, rng), view.seat)
 
     def bid_world(
