@@ -5,7 +5,7 @@ the replay log; a search bot needs none of that, only the rules, fast. A ``Sim``
 deal from any point: the bids (classic, C3) or declarations (target, T2), the mode
 choice at 13 (C5/T4) and the 13 tricks (C8..C12, T5), scored by C13 or T6 with the
 match's scoring method. Cards are the engine's ints (``arena.cards``: ``suit * 13 +
-rank``) and hands are 52-bit masks, so ``copy()`` copies a few ints and two small lists.
+rank``) and hands are 52-bit masks, so ``copy()`` copies a few ints and small lists.
 
 A move is a card (bid or play), a ``Declare`` (target) or a ``Mode``. ``legal(seat)``
 and ``apply(move, seat)`` check; ``play(card)`` and ``playout(rng)`` trust their caller.
@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from arena.cards import CARD_SLICES, VALUES, mask_of
 from arena.truf import bidding
@@ -45,7 +44,6 @@ __all__ = [
 
 SEATS = 4
 TRICKS = 13
-FULL = (1 << 52) - 1
 
 # Phases, as small ints (compared on every move).
 BID, MODE, PLAY, OVER = 0, 1, 2, 3
@@ -524,8 +522,3 @@ def from_view(view: SeatView, hands: Hands | Sequence[int], rules: TrufRules | N
         s.hands[pc.seat] |= 1 << card  # put it back, then play it through the rules
         s.play(card)
     return s
-
-
-def rules_for(view: SeatView, **options: Any) -> TrufRules:
-    """The ``TrufRules`` of a view's variant, with scoring options (classic, C13)."""
-    return TrufRules(variant=view.variant, **options)  # type: ignore[arg-type]
