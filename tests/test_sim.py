@@ -7,12 +7,14 @@ scoring method (C13: 1, 2, 3, 2+3 with a multiplier; T6).
 
 from __future__ import annotations
 
+import math
 import random
+from collections import Counter
 
 import pytest
 
 from arena.cards import CARDS, mask_of
-from arena.truf import sim
+from arena.truf import bidding, sim
 from arena.truf.actions import BIDS, MODES, PLAYS, Action, Bid, ChooseMode, Declare, Play
 from arena.truf.events import DealScored, DealStarted, TrickClosed
 from arena.truf.rules import TrufRules
@@ -148,3 +150,19 @@ def test_a_playout_of_a_finished_deal_only_scores_it() -> None:
     state = sim.Sim.start(TrufRules(variant="target"), sim.random_deal(rng))
     scores = state.playout(rng)
     assert state.playout(rng) == scores == state.scores()
+
+
+def test_a_random_declaration_is_uniform_over_the_legal_ones() -> None:
+    """T2: every valid declaration of the hand, each as likely (chi-square at 0.1%)."""
+    rng = random.Random(4)
+    for _ in range(3):
+        hand = sim.random_deal(rng)[0]
+        legal = bidding.legal_declarations(hand)
+        draws = 40 * len(legal)
+        counts = Counter(sim.random_declaration(hand, rng.random) for _ in range(draws))
+        assert set(counts) == set(legal)
+        expected = draws / len(legal)
+        stat = sum((counts[d] - expected) ** 2 / expected for d in legal)
+        df = len(legal) - 1
+        limit = df * (1 - 2 / (9 * df) + 3.09 * math.sqrt(2 / (9 * df))) ** 3
+        assert stat <= limit

@@ -24,6 +24,7 @@ engine and asserts identical tricks and scores.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Sequence
 
@@ -271,10 +272,10 @@ class Sim:
         if None in bids:
             return
         if self.cfg.target:
-            decls: list[Declare] = bids  # type: ignore[assignment]
-            high = bidding.target_high_bidder(decls)  # T3
-            self.trump = decls[high].suit_for_trump
-            values = [d.target for d in decls]
+            info = [_declared(d) for d in bids]  # type: ignore[arg-type]
+            high = max(range(SEATS), key=lambda seat: info[seat][0])  # T3
+            self.trump = info[high][2]
+            values = [i[1] for i in info]
         else:
             a, b, c, d = bids  # cards
             rank = _BID_RANK  # C4
@@ -349,12 +350,11 @@ class Sim:
             for seat in range(SEATS):
                 if self.bids[seat] is None:
                     hand = self.hands[seat]
-                    options: Sequence[int | Declare] = (
-                        bidding.legal_declarations(hand)
-                        if self.cfg.target
-                        else CARD_SLICES.of_mask(hand)
-                    )
-                    self.bid(seat, options[int(rnd() * len(options))])
+                    if self.cfg.target:
+                        self.bid(seat, random_declaration(hand, rnd))
+                    else:
+                        cards = CARD_SLICES.of_mask(hand)
+                        self.bid(seat, cards[int(rnd() * len(cards))])
         if self.phase == MODE:
             self.choose_mode(rnd() < 0.5)
         if policy is not None:
@@ -435,9 +435,12 @@ class Sim:
     def _scores(self) -> tuple[int, ...]:
         cfg, won, bids = self.cfg, self.won, self.final_bids
         if cfg.target:
-            mode = Mode.ATAS if self.atas else Mode.BAWAH
-            top = max(bids)
-            return tuple(target_score(mode, bids[s], won[s], top) for s in range(SEATS))
+            top = max(bids)  # T6: a target of 0 and no trick scores the highest target
+            table = _TARGET_SCORES[self.atas]
+            return tuple(
+                top if bids[s] == 0 and won[s] == 0 else table[bids[s]][won[s]]
+                for s in range(SEATS)
+            )
         table = cfg.classic[self.atas]
         return (
             table[bids[0] + 1][won[0]],
@@ -455,6 +458,46 @@ class Sim:
 
 _new = object.__new__
 _SUITS = (0, 1, 2, 3)
+
+
+# T6 as a table, [atas][target][tricks] (a target is at most 10 + 10, T2).
+_TARGET_SCORES = tuple(
+    tuple(tuple(target_score(mode, t, w, 0) for w in range(14)) for t in range(21))
+    for mode in (Mode.BAWAH, Mode.ATAS)
+)
+
+# T3's sort key, the target and the trump suit of every declaration (they are interned).
+_DECLARED: dict[Declare, tuple[tuple[int, ...], int, int | None]] = {}
+
+
+def _declared(d: Declare) -> tuple[tuple[int, ...], int, int | None]:
+    found = _DECLARED.get(d)
+    if found is None:
+        found = _DECLARED[d] = (bidding.target_declaration_key(d), d.target, d.suit_for_trump)
+    return found
+
+
+# Per hand size: the index pairs (i, j), i < j, of two of its cards.
+_PAIR_INDEX = tuple(tuple(itertools.combinations(range(n), 2)) for n in range(14))
+
+
+def random_declaration(hand: int, rnd: Callable[[], float]) -> Declare:
+    """A declaration drawn uniformly among the hand's legal ones (T2), without listing
+    them: each single and each pair with two slots (SUM and SUBTRACT, or NO TRUF and
+    nothing) is equally likely, and a slot that holds no valid declaration is drawn
+    again."""
+    cards = CARD_SLICES.of_mask(hand)
+    n = len(cards)
+    pairs = _PAIR_INDEX[n]
+    while True:
+        k = int(rnd() * (n + 2 * len(pairs)))
+        if k < n:
+            return bidding.SINGLES[cards[k]]
+        i, j = pairs[(k - n) >> 1]
+        valid = bidding.PAIRS[cards[i], cards[j]]
+        slot = (k - n) & 1
+        if slot < len(valid):
+            return valid[slot]
 
 
 def random_deal(rng: random.Random) -> list[int]:
