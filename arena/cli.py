@@ -187,8 +187,9 @@ BotsOpt = Annotated[
         "--bots",
         "-b",
         metavar="NAMES",
-        help="Entrants, comma-separated: bundled bot names (random, greedy, planner, tracker) "
-        "or module:Class. A repeated name gives separate entrants (random#1, random#2).",
+        help="Entrants, comma-separated: bundled bot names (random, greedy, planner, tracker, "
+        "pimc) or module:Class, each with any :NAME=VALUE options (pimc:budget=0.5). "
+        "A repeated name gives separate entrants (random#1, random#2).",
     ),
 ]
 
@@ -823,7 +824,7 @@ def bot(
         str,
         typer.Argument(
             metavar="BOT",
-            help="A bundled bot of the game (Truf: random, greedy, planner, tracker, js; "
+            help="A bundled bot of the game (Truf: random, greedy, planner, tracker, pimc, js; "
             "Truco: random, basic, shrewd; Ruff: random, steady, sharp) or module:Class.",
         ),
     ],

@@ -112,15 +112,63 @@ def load_class(spec: str) -> Any:
     return cls
 
 
-def instantiate(cls: Any, seed: str, spec: str) -> Any:
-    """``cls(seed=seed)`` if its constructor takes a seed, else ``cls()``; an exception
-    in the constructor becomes a ``BotLoadError`` naming the line."""
+def split_options(spec: str) -> tuple[str, dict[str, str]]:
+    """A bot spec and its options: ``pimc:budget=0.5`` -> ``("pimc", {"budget": "0.5"})``,
+    ``mybot:MyBot:depth=3:fast=yes`` -> ``("mybot:MyBot", {...})``. Options follow the
+    bot, each ``:NAME=VALUE``; a bot without options is its spec as it was."""
+    parts = spec.split(":")
+    base = [p for p in parts if "=" not in p]
+    if parts[: len(base)] != base:
+        raise BotLoadError(f"bot {spec!r}: options (NAME=VALUE) come after the bot's name")
+    options: dict[str, str] = {}
+    for part in parts[len(base) :]:
+        name, _, value = part.partition("=")
+        if not name.isidentifier():
+            raise BotLoadError(f"bot {spec!r}: {part!r} is not an option NAME=VALUE")
+        if name in options or name == "seed":
+            raise BotLoadError(f"bot {spec!r}: option {name!r} cannot be given here")
+        options[name] = value
+    return ":".join(base), options
+
+
+def _convert(spec: str, name: str, value: str, default: Any) -> Any:
+    """An option's text as the type of its parameter's default (bool, int, float, str)."""
     try:
-        takes_seed = "seed" in inspect.signature(cls).parameters
+        if isinstance(default, bool):
+            if value.lower() not in ("true", "false", "yes", "no", "1", "0"):
+                raise ValueError(value)
+            return value.lower() in ("true", "yes", "1")
+        if isinstance(default, int | float):
+            return type(default)(value)
+    except ValueError:
+        kind = type(default).__name__
+        raise BotLoadError(f"bot {spec!r}: option {name}={value!r} is not a {kind}") from None
+    return value
+
+
+def instantiate(cls: Any, seed: str, spec: str, options: dict[str, str] | None = None) -> Any:
+    """``cls(seed=seed, **options)`` if its constructor takes a seed, else ``cls(**options)``;
+    each option's text becomes the type of the parameter's default. An option the
+    constructor does not take, or an exception in it, becomes a ``BotLoadError`` that
+    names the option or the line."""
+    options = options or {}
+    try:
+        params = inspect.signature(cls).parameters
+        takes_seed = "seed" in params
     except (TypeError, ValueError):  # no signature to read (a builtin): try both
-        takes_seed = True
+        params, takes_seed = {}, True  # type: ignore[assignment]
+    kwargs: dict[str, Any] = {}
+    for name, value in options.items():
+        param = params.get(name)
+        if param is None or param.kind not in (param.KEYWORD_ONLY, param.POSITIONAL_OR_KEYWORD):
+            takes = [p for p in params if p != "seed" and params[p].kind != params[p].VAR_KEYWORD]
+            raise BotLoadError(
+                f"bot {spec!r} has no option {name!r}"
+                + (f" (its options: {', '.join(takes)})" if takes else " (it takes none)")
+            )
+        kwargs[name] = _convert(spec, name, value, param.default)
     try:
-        return cls(seed=seed) if takes_seed else cls()
+        return cls(seed=seed, **kwargs) if takes_seed else cls(**kwargs)
     except Exception as exc:
         raise BotLoadError(f"bot {spec!r}: its constructor raised: {describe_error(exc)}") from None
 

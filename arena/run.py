@@ -30,7 +30,7 @@ from typing import Any
 from arena import __version__
 from arena.bot import Bot
 from arena.games import REGISTRY, Game, game_entry
-from arena.loading import instantiate, load_class
+from arena.loading import instantiate, load_class, split_options
 from arena.results import MATCHES, SECRET, TOURNAMENT, ResultsDirError, read_jsonl
 from arena.seeding import bot_seed, new_secret, seeded_secret
 from arena.tournament import TournamentPlan, entrant_names
@@ -204,7 +204,7 @@ def check_bot_names(entrants: Sequence[str], game: str = "truf") -> None:
     importable ``module:Class`` (issue 13.3; in-process, loading the bots does this)."""
     from bots import EXTERNAL, bundled_module
 
-    for spec in dict.fromkeys(base_name(e) for e in entrants):
+    for spec in dict.fromkeys(split_options(base_name(e))[0] for e in entrants):
         module_name, _, attr = spec.partition(":")
         if not attr:
             known = bundled_module(spec, game) is not None or spec in EXTERNAL
@@ -256,9 +256,11 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
 
 def load_bot(spec: str, seed: str, game: str = "truf") -> Bot:
     """A bundled bot of ``game`` by name (``greedy``), or any Python class as
-    ``module:Class``."""
+    ``module:Class``, either with options (``pimc:budget=0.5``, ``loading.split_options``)."""
     from bots import EXTERNAL, bundled_module
 
+    full_spec = spec
+    spec, options = split_options(spec)
     if spec in EXTERNAL:  # bots/js/ would import as an empty namespace package: say why not
         ext = EXTERNAL[spec]
         raise ConfigError(
@@ -272,7 +274,7 @@ def load_bot(spec: str, seed: str, game: str = "truf") -> Bot:
         spec_to_load = f"{module}:Bot"
     else:
         spec_to_load = spec
-    bot = instantiate(load_class(spec_to_load), seed, spec)
+    bot = instantiate(load_class(spec_to_load), seed, full_spec, options)
     if not callable(getattr(bot, "act", None)):
         raise ConfigError(f"bot {spec!r} has no act(view, legal) method")
     return bot  # type: ignore[no-any-return]
@@ -285,12 +287,14 @@ def base_name(entrant: str) -> str:
 def bot_name(spec: str) -> str:
     """The name a bot plays under, in-process and over gRPC alike: its class's own
     ``name`` (what the SDK says in its hello), else the class's name; a bundled bot's
-    name is the one it is given by."""
-    if ":" not in spec:
+    name is the one it is given by. Options stay in the name (``pimc:budget=0.5``)."""
+    base, _ = split_options(spec)
+    if ":" not in base:
         return spec
-    cls = load_class(spec)
+    cls = load_class(base)
     name = getattr(cls, "name", None)
-    return name if isinstance(name, str) and name.strip() else str(cls.__name__)
+    own = name if isinstance(name, str) and name.strip() else str(cls.__name__)
+    return own + spec[len(base) :]
 
 
 def entrant_names_for(specs: Sequence[str]) -> list[str]:

@@ -296,7 +296,9 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     """Command line for a bot program: ``--connect HOST:PORT [--token T] [--seed S]``."""
     parser = argparse.ArgumentParser(description="Run a Truf bot against an arena referee.")
     if bot_class is None:
-        parser.add_argument("bot", help="the bot: a bundled name or module:Class")
+        parser.add_argument(
+            "bot", help="the bot: a bundled name or module:Class, then any :NAME=VALUE options"
+        )
     parser.add_argument("--connect", required=True, metavar="HOST:PORT", help="referee address")
     parser.add_argument("--token", default="", help="entrant token from the organiser")
     parser.add_argument("--seed", default="0", help="seed for a bot that uses randomness")
@@ -307,23 +309,25 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
             "--game", default="truf", help="the game whose bundled bot BOT names (truf, truco)"
         )
     args = parser.parse_args(argv)
-    from arena.loading import BotLoadError, instantiate, load_class
+    from arena.loading import BotLoadError, instantiate, load_class, split_options
 
     try:
         spec = (
             args.bot if bot_class is None else str(getattr(bot_class, "name", bot_class.__name__))
         )
+        options: dict[str, str] = {}
         if bot_class is None:
             from bots import bundled_module, bundled_names
 
-            module = spec if ":" in spec else bundled_module(spec, args.game)
+            base, options = split_options(spec)
+            module = base if ":" in base else bundled_module(base, args.game)
             if module is None:
                 raise BotLoadError(
                     f"unknown {args.game} bot {spec!r}; bundled bots: "
                     f"{', '.join(bundled_names(args.game))}, or give a Python class as module:Class"
                 )
             bot_class = load_class(module if ":" in module else f"{module}:Bot")
-        bot = instantiate(bot_class, args.seed, spec)
+        bot = instantiate(bot_class, args.seed, spec, options)
     except BotLoadError as exc:
         _log(f"error: {exc}")
         raise SystemExit(1) from None

@@ -14,7 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-BUNDLED = ("random", "greedy", "planner", "tracker")  # Truf's
+BUNDLED = ("random", "greedy", "planner", "tracker")  # Truf's heuristic bots, weakest first
+# Truf's search bots: stronger, and slower (a time budget per decision; see bots/pimc.py).
+SEARCH = ("pimc",)
 
 
 def bundled_bots(game: str = "truf") -> dict[str, str]:
@@ -29,7 +31,7 @@ def bundled_bots(game: str = "truf") -> dict[str, str]:
 
         return dict(RUFF_MODULES)
     if game == "truf":
-        return {name: f"bots.{name}" for name in BUNDLED}
+        return {name: f"bots.{name}" for name in BUNDLED + SEARCH}
     return {}
 
 

@@ -86,8 +86,8 @@ def bot_command(
         args += ["--tls-ca", tls_ca]
     if spec in EXTERNAL:
         return EXTERNAL[spec].command(args)
-    if ":" in spec:
-        return [sys.executable, "-m", "arena.sdk", spec, *args]
+    if ":" in spec:  # module:Class, or a bot with options (pimc:budget=0.5)
+        return [sys.executable, "-m", "arena.sdk", spec, "--game", game, *args]
     return [sys.executable, "-m", bundled_module(spec, game) or f"bots.{spec}", *args]
 
 
