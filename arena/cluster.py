@@ -1,0 +1,160 @@
+"""In-process tournaments on a Ray cluster (``--ray auto|local|ADDRESS``; Ray is optional:
+``pip install 'truf-arena[ray]'``).
+
+Only play leaves the arena's process: each match is a Ray task that gets the game, the
+pickled bots and the match's key, and returns its outcome; the journal, resume and the
+ratings stay here, and outcomes are written in schedule order, so the results are
+byte-identical to ``--workers 1``. The bots' code travels in Ray's runtime environment
+(the current folder, or ``--ray-working-dir``), and the arena's own packages with it, so
+every node plays by this arena's rules. A task whose worker dies is run again by Ray
+from the same key (``max_retries``): nothing recorded is lost or changed.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.bot import Bot
+from arena.parallel import (
+    WINDOW_PER_WORKER,
+    BotErrors,
+    Job,
+    Setup,
+    WorkerError,
+    job_for,
+    load_setup,
+    pickled_bots,
+    play_job,
+)
+from arena.run import ConfigError
+from arena.scheduler import Table
+from arena.tournament import MatchOutcome, OnBotError, TournamentPlan
+
+RETRIES = 3  # times Ray runs a match again whose worker died (then the run stops, resumable)
+# Not sent to the cluster with the working folder: environments, results, caches.
+EXCLUDES = [".git", ".venv", "venv", "node_modules", "results", "__pycache__", ".mypy_cache"]
+INSTALL = "pip install 'truf-arena[ray]' (in a clone: pip install -e '.[ray]')"
+
+# In a Ray worker process: the bots of the run it last played for (a worker keeps its
+# bot instances from match to match, as a --workers process does).
+_LOADED: dict[str, tuple[dict[str, Bot], BotErrors]] = {}
+
+
+def import_ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise ConfigError(f"--ray needs Ray, which is not installed: {INSTALL}") from None
+    return ray
+
+
+def play_remote(
+    run: str, setup: Setup, job: Job
+) -> tuple[MatchOutcome, list[tuple[str, str, str]]]:
+    """A Ray task: play one match with this worker's instances of the run's bots."""
+    loaded = _LOADED.get(run)
+    if loaded is None:
+        _LOADED.clear()
+        loaded = _LOADED[run] = (load_setup(setup), BotErrors())
+    bots, errors = loaded
+    return play_job(setup, bots, job, errors), errors.take()
+
+
+class RayRunner:
+    """Plays matches as Ray tasks (a ``MatchRunner``). ``address``: ``auto`` (the running
+    cluster), ``local`` (start one on this machine) or a cluster's address; if this process
+    is already connected to Ray (``ray.init``), that connection is used as it is."""
+
+    def __init__(
+        self,
+        bots: Mapping[str, Bot],
+        address: str,
+        *,
+        working_dir: str | None = None,
+        specs: Mapping[str, str] | None = None,
+    ) -> None:
+        self.ray = import_ray()
+        self.address = address
+        self.working_dir = Path(working_dir or os.getcwd())
+        if not self.working_dir.is_dir():
+            raise ConfigError(f"--ray-working-dir {working_dir}: not a folder")
+        self.blobs = pickled_bots(bots, specs or {})
+
+    def runtime_env(self) -> dict[str, Any]:
+        import arena
+        import bots
+
+        packages = [str(Path(m.__file__).parent) for m in (arena, bots) if m.__file__]
+        return {"working_dir": str(self.working_dir), "py_modules": packages, "excludes": EXCLUDES}
+
+    def _connect(self) -> bool:
+        """Connect to the cluster unless already connected; whether this call connected."""
+        ray = self.ray
+        if ray.is_initialized():
+            return False
+        address = None if self.address == "local" else self.address
+        try:
+            ray.init(
+                address=address,
+                runtime_env=self.runtime_env(),
+                include_dashboard=False,
+                log_to_driver=True,
+                logging_level="WARNING",
+            )
+        except ConnectionError as exc:
+            raise WorkerError(
+                f"--ray {self.address}: no Ray cluster there ({exc}); start one with "
+                "`ray start --head`, or use --ray local"
+            ) from None
+        return True
+
+    def play(
+        self, plan: TournamentPlan, tables: Sequence[Table], on_bot_error: OnBotError | None
+    ) -> Generator[MatchOutcome, None, None]:
+        from arena.loading import RemoteBotError
+
+        ray = self.ray
+        connected = self._connect()
+        pending: dict[Any, Job] = {}
+        try:
+            task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(play_remote)
+            setup = ray.put(Setup(None, None, plan.game, plan.strike_limit, self.blobs))
+            run = os.urandom(8).hex()
+            cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
+            window = WINDOW_PER_WORKER * cpus
+            jobs = [job_for(plan, i, t) for i, t in enumerate(tables)]
+            finished: dict[int, Any] = {}
+            sent = next_index = 0
+            while next_index < len(jobs):
+                while sent < len(jobs) and sent < next_index + window:
+                    pending[task.remote(run, setup, jobs[sent])] = jobs[sent]
+                    sent += 1
+                ready, _ = ray.wait(list(pending), num_returns=1)
+                for ref in ready:
+                    job = pending.pop(ref)
+                    finished[job.index] = self._result(ref, job)
+                while next_index in finished:
+                    outcome, errors = finished.pop(next_index)
+                    if on_bot_error is not None:
+                        for entrant, kind, text in errors:
+                            on_bot_error(entrant, RemoteBotError(kind, text))
+                    yield outcome
+                    next_index += 1
+        finally:
+            for ref in pending:  # a run stopped early: what is still in play is dropped
+                ray.cancel(ref, force=True)
+            if connected:
+                ray.shutdown()
+
+    def _result(self, ref: Any, job: Job) -> Any:
+        try:
+            return self.ray.get(ref)
+        except self.ray.exceptions.RayError as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise WorkerError(
+                f"match {job.ctx.match_id} ({', '.join(job.names)}) failed on the Ray cluster "
+                f"after {RETRIES} retries: {first}; it is played again on --resume"
+            ) from None
