@@ -63,6 +63,36 @@ def play_remote(
     return play_job(setup, bots, job, errors), errors.take()
 
 
+def runtime_env(working_dir: Path) -> dict[str, Any]:
+    """What travels to every Ray worker: the bots' folder, and the arena's own packages
+    (so that a node plays by this arena's rules, whatever it has installed)."""
+    import arena
+    import bots
+
+    packages = [str(Path(m.__file__).parent) for m in (arena, bots) if m.__file__]
+    return {"working_dir": str(working_dir), "py_modules": packages, "excludes": EXCLUDES}
+
+
+def connect(address: str, working_dir: Path, *, num_cpus: int | None = None) -> None:
+    """Join the Ray cluster at ``address`` (``auto``: the running one; ``local``: start one
+    here, with ``num_cpus`` CPUs or all) with ``runtime_env(working_dir)``."""
+    ray = import_ray()
+    local = address == "local"
+    try:
+        ray.init(
+            address=None if local else address,
+            num_cpus=num_cpus if local else None,
+            runtime_env=runtime_env(working_dir),
+            include_dashboard=False,
+            logging_level="WARNING",
+        )
+    except ConnectionError as exc:
+        raise WorkerError(
+            f"--ray {address}: no Ray cluster there ({exc}); start one with `ray start "
+            "--head`, or use --ray local"
+        ) from None
+
+
 class RayRunner:
     """Plays matches as Ray tasks (a ``MatchRunner``). ``address``: ``auto`` (the running
     cluster), ``local`` (start one on this machine) or a cluster's address; if this process
@@ -83,32 +113,11 @@ class RayRunner:
             raise ConfigError(f"--ray-working-dir {working_dir}: not a folder")
         self.blobs = pickled_bots(bots, specs or {})
 
-    def runtime_env(self) -> dict[str, Any]:
-        import arena
-        import bots
-
-        packages = [str(Path(m.__file__).parent) for m in (arena, bots) if m.__file__]
-        return {"working_dir": str(self.working_dir), "py_modules": packages, "excludes": EXCLUDES}
-
     def _connect(self) -> bool:
         """Connect to the cluster unless already connected; whether this call connected."""
-        ray = self.ray
-        if ray.is_initialized():
+        if self.ray.is_initialized():
             return False
-        address = None if self.address == "local" else self.address
-        try:
-            ray.init(
-                address=address,
-                runtime_env=self.runtime_env(),
-                include_dashboard=False,
-                log_to_driver=True,
-                logging_level="WARNING",
-            )
-        except ConnectionError as exc:
-            raise WorkerError(
-                f"--ray {self.address}: no Ray cluster there ({exc}); start one with "
-                "`ray start --head`, or use --ray local"
-            ) from None
+        connect(self.address, self.working_dir)
         return True
 
     def play(

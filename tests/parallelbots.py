@@ -87,3 +87,21 @@ class ExitingBot(PickBot):
             return False
         mark.write_text(str(os.getpid()))
         return True
+
+
+class PausingBot(SlowBot):
+    """Halts for a while in its first decision of match ``match``, after writing its
+    process id to ``pids`` (a folder), so a test can kill the worker mid-match; the match
+    played again finds the file there and goes straight on."""
+
+    name = "pausing"
+    match = "r0003-t01"
+    pids = ""
+
+    def act(self, view: Any, legal: Sequence[Any]) -> int:
+        if view.match_id == self.match:
+            mark = Path(self.pids) / self.match
+            if not mark.exists():
+                mark.write_text(str(os.getpid()))
+                time.sleep(30)
+        return super().act(view, legal)
