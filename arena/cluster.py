@@ -84,7 +84,7 @@ def connect(address: str, working_dir: Path, *, num_cpus: int | None = None) -> 
             num_cpus=num_cpus if local else None,
             runtime_env=runtime_env(working_dir),
             include_dashboard=False,
-            logging_level="WARNING",
+            logging_level="ERROR",  # not its notes on packaging the working folder
         )
     except ConnectionError as exc:
         raise WorkerError(
