@@ -95,8 +95,9 @@ def connect(address: str, working_dir: Path, *, num_cpus: int | None = None) -> 
 
 class RayRunner:
     """Plays matches as Ray tasks (a ``MatchRunner``). ``address``: ``auto`` (the running
-    cluster), ``local`` (start one on this machine) or a cluster's address; if this process
-    is already connected to Ray (``ray.init``), that connection is used as it is."""
+    cluster), ``local`` (start one on this machine) or a cluster's address. It joins the
+    cluster when made and leaves it when its play ends; if this process is already
+    connected to Ray (``ray.init``), that connection is used as it is, and kept."""
 
     def __init__(
         self,
@@ -112,6 +113,8 @@ class RayRunner:
         if not self.working_dir.is_dir():
             raise ConfigError(f"--ray-working-dir {working_dir}: not a folder")
         self.blobs = pickled_bots(bots, specs or {})
+        # Joined now, so that a cluster that is not there is said before any file is written.
+        self.connected = self._connect()
 
     def _connect(self) -> bool:
         """Connect to the cluster unless already connected; whether this call connected."""
@@ -126,7 +129,6 @@ class RayRunner:
         from arena.loading import RemoteBotError
 
         ray = self.ray
-        connected = self._connect()
         pending: dict[Any, Job] = {}
         try:
             task = ray.remote(num_cpus=1, max_retries=RETRIES, retry_exceptions=False)(play_remote)
@@ -155,8 +157,9 @@ class RayRunner:
         finally:
             for ref in pending:  # a run stopped early: what is still in play is dropped
                 ray.cancel(ref, force=True)
-            if connected:
+            if self.connected:  # this runner joined the cluster: it leaves it
                 ray.shutdown()
+                self.connected = False
 
     def _result(self, ref: Any, job: Job) -> Any:
         try:
