@@ -21,6 +21,7 @@ from arena.bot import Bot
 from arena.parallel import (
     WINDOW_PER_WORKER,
     BotErrors,
+    InOrder,
     Job,
     Setup,
     WorkerError,
@@ -126,8 +127,6 @@ class RayRunner:
     def play(
         self, plan: TournamentPlan, tables: Sequence[Table], on_bot_error: OnBotError | None
     ) -> Generator[MatchOutcome, None, None]:
-        from arena.loading import RemoteBotError
-
         ray = self.ray
         pending: dict[Any, Job] = {}
         try:
@@ -137,23 +136,17 @@ class RayRunner:
             cpus = max(int(ray.cluster_resources().get("CPU", 1)), 1)
             window = WINDOW_PER_WORKER * cpus
             jobs = [job_for(plan, i, t) for i, t in enumerate(tables)]
-            finished: dict[int, Any] = {}
-            sent = next_index = 0
-            while next_index < len(jobs):
-                while sent < len(jobs) and sent < next_index + window:
+            done = InOrder(on_bot_error)
+            sent = 0
+            while done.next < len(jobs):
+                while sent < len(jobs) and sent < done.next + window:
                     pending[task.remote(run, setup, jobs[sent])] = jobs[sent]
                     sent += 1
                 ready, _ = ray.wait(list(pending), num_returns=1)
                 for ref in ready:
                     job = pending.pop(ref)
-                    finished[job.index] = self._result(ref, job)
-                while next_index in finished:
-                    outcome, errors = finished.pop(next_index)
-                    if on_bot_error is not None:
-                        for entrant, kind, text in errors:
-                            on_bot_error(entrant, RemoteBotError(kind, text))
-                    yield outcome
-                    next_index += 1
+                    done.add(job.index, self._result(ref, job))
+                yield from done.ready()
         finally:
             for ref in pending:  # a run stopped early: what is still in play is dropped
                 ray.cancel(ref, force=True)

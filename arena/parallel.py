@@ -229,6 +229,30 @@ def _context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
+class InOrder:
+    """Outcomes that finish in any order, handed on in the order of their jobs, each with
+    the bot errors its worker saw (shown then, as one process would have shown them)."""
+
+    def __init__(self, on_bot_error: OnBotError | None) -> None:
+        self.on_bot_error = on_bot_error
+        self.next = 0  # the index of the job whose outcome is handed on next
+        self.finished: dict[int, tuple[MatchOutcome, list[tuple[str, str, str]]]] = {}
+
+    def add(self, index: int, answer: tuple[MatchOutcome, list[tuple[str, str, str]]]) -> None:
+        self.finished[index] = answer
+
+    def ready(self) -> Generator[MatchOutcome, None, None]:
+        from arena.loading import RemoteBotError
+
+        while self.next in self.finished:
+            outcome, errors = self.finished.pop(self.next)
+            if self.on_bot_error is not None:
+                for entrant, kind, text in errors:
+                    self.on_bot_error(entrant, RemoteBotError(kind, text))
+            yield outcome
+            self.next += 1
+
+
 @dataclass
 class _Worker:
     process: BaseProcess
@@ -303,16 +327,13 @@ class _Pool:
     def play(
         self, jobs: list[Job], on_bot_error: OnBotError | None
     ) -> Generator[MatchOutcome, None, None]:
-        from arena.loading import RemoteBotError
-
         queue = list(reversed(jobs))  # popped from the end: in order
-        finished: dict[int, tuple[MatchOutcome, list[tuple[str, str, str]]]] = {}
+        done = InOrder(on_bot_error)
         deaths: dict[int, int] = {}
         window = WINDOW_PER_WORKER * len(self.workers)
-        next_index = 0
-        while next_index < len(jobs):
+        while done.next < len(jobs):
             for worker in self.workers:
-                while queue and len(worker.jobs) < AHEAD and queue[-1].index < next_index + window:
+                while queue and len(worker.jobs) < AHEAD and queue[-1].index < done.next + window:
                     job = queue.pop()
                     worker.conn.send(job)
                     worker.jobs.append(job)
@@ -320,19 +341,13 @@ class _Pool:
             waitables: list[Any] = [w.conn for w in busy] + [w.process.sentinel for w in busy]
             ready = multiprocessing.connection.wait(waitables)
             for worker in busy:
-                answered = worker.conn in ready and self._receive(worker, finished)
+                answered = worker.conn in ready and self._receive(worker, done)
                 if not answered and (worker.conn in ready or worker.process.sentinel in ready):
                     queue.extend(self._replace(worker, deaths))
                     queue.sort(key=lambda j: -j.index)
-            while next_index in finished:
-                outcome, errors = finished.pop(next_index)
-                if on_bot_error is not None:
-                    for entrant, kind, text in errors:
-                        on_bot_error(entrant, RemoteBotError(kind, text))
-                yield outcome
-                next_index += 1
+            yield from done.ready()
 
-    def _receive(self, worker: _Worker, finished: dict[int, Any]) -> bool:
+    def _receive(self, worker: _Worker, done: InOrder) -> bool:
         """Take a worker's answer; False if there is none because it has died."""
         try:
             status, index, payload = worker.conn.recv()
@@ -347,7 +362,7 @@ class _Pool:
                 f"process:\n{payload.rstrip()}"
             )
         worker.jobs.pop(0)
-        finished[index] = payload
+        done.add(index, payload)
         return True
 
     def _replace(self, worker: _Worker, deaths: dict[int, int]) -> list[Job]:

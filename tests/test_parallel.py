@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from parallelbots import ExitingBot, FaultyBot, PickBot, SlowBot
+from procs import alive, group_of
 from typer.testing import CliRunner
 
 from arena.cli import app
@@ -167,7 +168,7 @@ def test_ctrl_c_stops_the_workers_and_the_run_resumes_to_the_same_bytes(tmp_path
         while not (matches.exists() and len(read_jsonl(matches)) >= 2):
             assert time.monotonic() < deadline and job.poll() is None, job.stderr
             time.sleep(0.05)
-        group = _group(job.pid)
+        group = group_of(job.pid)
         os.killpg(job.pid, signal.SIGINT)  # Ctrl-C: the terminal signals the whole group
         _, err = job.communicate(timeout=60)
     finally:
@@ -176,33 +177,12 @@ def test_ctrl_c_stops_the_workers_and_the_run_resumes_to_the_same_bytes(tmp_path
     assert job.returncode == 130, err
     assert "interrupted" in err and "Traceback" not in err
     time.sleep(0.5)
-    assert not [p for p in group if _alive(p)]  # workers and their forkserver gone
+    assert not [p for p in group if alive(p)]  # workers and their forkserver gone
     kept = len(read_jsonl(out / "matches.jsonl"))
     assert 2 <= kept < 10
     done = cli(ARENA, "tournament", "--resume", str(out), "--quiet", "--workers", "2")
     assert done.returncode == 0, done.stderr
     same_files(one, out, (*FILES, "leaderboard.csv", "leaderboard.json"))
-
-
-def _group(pgid: int) -> list[int]:
-    """The processes in process group ``pgid``."""
-    out = []
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid:
-            out.append(int(stat.parent.name))
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def test_workers_is_refused_over_grpc_and_checked() -> None:
