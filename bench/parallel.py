@@ -13,7 +13,10 @@ all three wrote the same bytes:
 
 Prints matches/s for each, with the load average beside it (the machine may be shared:
 compare figures taken at the same load), then the ratios. Goals on 2 cores:
-``workers N / workers 1`` at least 1.8, ``ray / workers N`` at least 0.85.
+``workers N / workers 1`` at least 1.8, ``ray / workers N`` at least 0.85. First it
+measures the machine's own ceiling at that moment: a bare loop in one process, then in N
+at once (a plain ``multiprocessing`` pool); on a loaded machine, where the kernel shares
+CPU time between sessions (``sched_autogroup``), N processes may get no more than one.
 
 Run: ``python bench/parallel.py [--rounds R] [--workers N] [--no-ray]`` (Ray: ``pip
 install -e '.[ray]'``).
@@ -41,6 +44,29 @@ FILES = ("replays.jsonl", "matches.jsonl")
 
 def load() -> str:
     return "load {:.2f} {:.2f} {:.2f}".format(*os.getloadavg())
+
+
+def spin(count: int) -> int:
+    total = 0
+    for i in range(count):
+        total += i
+    return total
+
+
+def machine_ratio(n: int, count: int = 5_000_000) -> float:
+    """How much faster N processes finish N bare loops than one process finishes one, now:
+    the ceiling of any ``workers N / workers 1`` measured at this moment."""
+    import multiprocessing
+
+    with multiprocessing.get_context("forkserver").Pool(n) as pool:
+        pool.map(spin, [1] * n)  # started before the clock
+        start = time.perf_counter()
+        spin(count)
+        one = time.perf_counter() - start
+        start = time.perf_counter()
+        pool.map(spin, [count] * n)
+        many = time.perf_counter() - start
+    return n * one / many
 
 
 def timed(
@@ -76,6 +102,8 @@ def main() -> None:
     tune_gc()  # as `arena tournament` does
     n = args.workers
     print(f"{len(plan.tables())} Truf matches, bots {', '.join(plan.entrants)}")
+    ceiling = machine_ratio(n)
+    print(f"machine: {n} processes of a bare loop run {ceiling:.2f}x one  ({load()})", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         one = timed(plan, SerialRunner, root / "one")

@@ -20,7 +20,10 @@ def test_the_parallel_bench_reports_both_rates_the_load_and_their_ratio() -> Non
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0] == "6 Truf matches, bots random, greedy, planner, tracker"
-    rate = r"\d+\.\d\d matches/s  \(load \d+\.\d\d \d+\.\d\d \d+\.\d\d\)"
-    assert re.fullmatch(rf"workers 1: {rate}", lines[1])
-    assert re.fullmatch(rf"workers 2: {rate}", lines[2])
-    assert re.fullmatch(r"workers 2 / workers 1: \d+\.\d\d  \(goal on 2 cores: >= 1\.8\)", lines[3])
+    load = r"\(load \d+\.\d\d \d+\.\d\d \d+\.\d\d\)"
+    assert re.fullmatch(
+        rf"machine: 2 processes of a bare loop run \d+\.\d\dx one  {load}", lines[1]
+    )
+    assert re.fullmatch(rf"workers 1: \d+\.\d\d matches/s  {load}", lines[2])
+    assert re.fullmatch(rf"workers 2: \d+\.\d\d matches/s  {load}", lines[3])
+    assert re.fullmatch(r"workers 2 / workers 1: \d+\.\d\d  \(goal on 2 cores: >= 1\.8\)", lines[4])
