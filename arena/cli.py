@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -51,6 +51,9 @@ from arena.run import (
     write_tokens,
 )
 from arena.signals import stop_on_sigterm
+
+if TYPE_CHECKING:
+    from arena.parallel import PlayOptions
 
 USER_ERROR = 1  # every mistake of the user's: one line on stderr, this exit code
 INTERRUPTED = 130
@@ -470,19 +473,52 @@ def tournament(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar=FLAG, help="No live display.")
     ] = False,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            metavar="N",
+            help="--in-process: play matches in N processes (default: one per core; 1: all "
+            "in this process). The results are the same for any N.",
+        ),
+    ] = None,
+    ray: Annotated[
+        str | None,
+        typer.Option(
+            "--ray",
+            metavar="auto|local|ADDRESS",
+            help="Play the in-process bots' matches on a Ray cluster (pip install "
+            "'truf-arena[ray]'): auto finds a running one, local starts one here.",
+        ),
+    ] = None,
+    ray_working_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--ray-working-dir",
+            metavar="DIR",
+            help="With --ray: the folder sent to the cluster with the bots' code "
+            "(default: the current folder).",
+        ),
+    ] = None,
     resume: Annotated[
         Path | None,
         typer.Option(
             "--resume",
             metavar="DIR",
             help="Continue the stopped or crashed run in DIR, with the options it was "
-            "started with (saved in DIR/tournament.json); only --quiet may be added.",
+            "started with (saved in DIR/tournament.json); only --quiet, --workers and "
+            "--ray may be added.",
         ),
     ] = None,
 ) -> None:
     """Run a round-robin tournament of the bundled (or given) bots and print the leaderboard."""
+    from arena.parallel import PlayOptions
+
     directory = resume or results or default_results_dir()
+    play = PlayOptions(workers, ray, str(ray_working_dir) if ray_working_dir else None)
+    in_process = in_process or ray is not None  # the bots of a Ray run are Python classes
     try:
+        play.check()
         if resume is not None:
             _refuse_with_resume(ctx)
             config = load_config(resume)
@@ -511,7 +547,9 @@ def tournament(
             )  # fmt: skip
             check_fresh(directory)
             secret = run_secret(config, directory)
-        run_tournament(config, directory, secret=secret, fresh=resume is None, quiet=quiet)
+        run_tournament(
+            config, directory, secret=secret, fresh=resume is None, quiet=quiet, play=play
+        )
     except KeyboardInterrupt:
         raise interrupted(directory) from None
     except (ValueError, RuntimeError) as exc:  # RuntimeError: HostError (a bot failed to start)
@@ -520,18 +558,23 @@ def tournament(
         raise fail(f"{exc.strerror or exc}: {exc.filename or ''}".rstrip(": ")) from None
 
 
+# What --resume may be given with: how the rest is played and shown, never what is played.
+RESUMABLE = ("resume", "quiet", "workers", "ray", "ray_working_dir")
+
+
 def _refuse_with_resume(ctx: typer.Context) -> None:
     """A resumed run keeps the options it was started with (tournament.json): any other
     option given with --resume is refused, not silently ignored (issue 13.9)."""
     given = []
     for param in ctx.command.params:
         source = ctx.get_parameter_source(param.name or "")
-        if param.name not in ("resume", "quiet") and source and source.name == "COMMANDLINE":
+        if param.name not in RESUMABLE and source and source.name == "COMMANDLINE":
             given.append(max(param.opts, key=len))  # --rounds, not -r
     if given:
         raise ConfigError(
             f"{', '.join(given)} cannot be changed when resuming: --resume DIR continues "
-            "with the options saved in DIR/tournament.json (only --quiet may be added)"
+            "with the options saved in DIR/tournament.json (only --quiet, --workers and "
+            "--ray may be added)"
         )
 
 
@@ -610,11 +653,25 @@ def interrupted(directory: Path) -> typer.Exit:
 
 
 def run_tournament(
-    config: RunConfig, directory: Path, *, secret: str, fresh: bool, quiet: bool
+    config: RunConfig,
+    directory: Path,
+    *,
+    secret: str,
+    fresh: bool,
+    quiet: bool,
+    play: PlayOptions | None = None,
 ) -> None:
-    """Play the run (``fresh``: a new one, else a resumed one) and show its leaderboard."""
+    """Play the run (``fresh``: a new one, else a resumed one) and show its leaderboard
+    (``play``: where an in-process run plays its matches; None: one process per core)."""
+    from arena.parallel import PlayOptions
+
+    play = play or PlayOptions()
     plan = make_plan(config, secret=secret)
     bots: dict[str, Any] = load_bots(config, secret) if config.transport == "in-process" else {}
+    if config.transport == "in-process":
+        runner = play.runner(bots, {e: config.spec_of(e) for e in plan.entrants})
+    elif play != PlayOptions():
+        raise ConfigError("--workers and --ray apply to --in-process play (gRPC bots run apart)")
     if config.transport == "grpc":  # a bot or an address that cannot work: say so before any file
         from arena.referee.host import check_launchable
 
@@ -654,6 +711,7 @@ def run_tournament(
                     skip=skip,
                     on_match=lambda p: display.update(p.outcome.record, p.decisions),
                     on_bot_error=BotErrorReport(),
+                    runner=runner,
                 )
         else:
             from arena.referee.host import run_hosted_tournament

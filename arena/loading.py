@@ -173,6 +173,26 @@ def instantiate(cls: Any, seed: str, spec: str, options: dict[str, str] | None =
         raise BotLoadError(f"bot {spec!r}: its constructor raised: {describe_error(exc)}") from None
 
 
+def bot_error_text(exc: BaseException) -> str | None:
+    """The traceback of a bot's exception from ``act()``, the bot's own frames only; None
+    when no frame is the bot's (the rules refused its answer: a fault, not a bug)."""
+    frames = user_frames(exc.__traceback__)
+    if not frames:
+        return None
+    text = "".join(frames.format()) + "".join(traceback.format_exception_only(exc))
+    return f"Traceback (most recent call last):\n{text}"
+
+
+class RemoteBotError(Exception):
+    """A bot's exception from ``act()`` in another process, as ``bot_error_text`` showed it
+    there (a traceback does not travel between processes)."""
+
+    def __init__(self, kind: str, text: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+        self.text = text
+
+
 class BotErrorReport:
     """Shows an in-process bot's exception from ``act()`` on stderr, as the SDK does, but
     once per bot and kind of exception: the seat plays its fallback, and the count is in
@@ -183,18 +203,20 @@ class BotErrorReport:
         self._seen: set[tuple[str, str]] = set()
 
     def __call__(self, entrant: str, exc: BaseException) -> None:
-        frames = user_frames(exc.__traceback__)
-        if not frames:  # the rules refused its answer: a fault, not a bug in its code
-            return
-        key = (entrant, type(exc).__name__)
+        if isinstance(exc, RemoteBotError):
+            kind, text = exc.kind, exc.text
+        else:
+            kind, shown = type(exc).__name__, bot_error_text(exc)
+            if shown is None:
+                return
+            text = shown
+        key = (entrant, kind)
         if key in self._seen:
             return
         self._seen.add(key)
         stream = self._stream or sys.stderr  # looked up now: the live display redirects it
-        text = "".join(frames.format()) + "".join(traceback.format_exception_only(exc))
         stream.write(
-            f"[bot {entrant}] act() raised {type(exc).__name__}; its seat played the fallback "
-            f"(shown once per bot and kind of error):\nTraceback (most recent call last):\n"
-            f"{text}"
+            f"[bot {entrant}] act() raised {kind}; its seat played the fallback "
+            f"(shown once per bot and kind of error):\n{text}"
         )
         stream.flush()

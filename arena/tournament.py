@@ -7,9 +7,10 @@ fault. ``run_in_process`` plays a round-robin schedule and writes the results fi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from arena.bot import Bot, call_hook, has_hook
 from arena.errors import RuleError
@@ -163,6 +164,49 @@ class TournamentPlan:
         )
 
 
+OnBotError = Callable[[str, Exception], None]
+
+
+class MatchRunner(Protocol):
+    """Where the matches of an in-process run are played: here, one after the other
+    (``SerialRunner``), in worker processes (``arena.parallel``) or on a Ray cluster
+    (``arena.cluster``). Each plays ``tables`` and yields their outcomes in the order
+    given, whatever order they finish in; the caller may stop taking them at any point
+    (the generator is then closed, and matches still in play are dropped unrecorded)."""
+
+    def play(
+        self, plan: TournamentPlan, tables: Sequence[Table], on_bot_error: OnBotError | None
+    ) -> Generator[MatchOutcome, None, None]: ...
+
+
+@dataclass
+class SerialRunner:
+    """Every match in this process, one after the other, with these bot instances."""
+
+    bots: Mapping[str, Bot]
+
+    def play(
+        self, plan: TournamentPlan, tables: Sequence[Table], on_bot_error: OnBotError | None
+    ) -> Generator[MatchOutcome, None, None]:
+        for table in tables:
+            yield play_table(plan, self.bots, table, on_bot_error)
+
+
+def play_table(
+    plan: TournamentPlan, bots: Mapping[str, Bot], table: Table, on_bot_error: OnBotError | None
+) -> MatchOutcome:
+    """Play one scheduled match of ``plan`` with these bot instances."""
+    names = [plan.entrants[i] for i in table.seats]
+    return play_match(
+        plan.game,
+        [bots[n] for n in names],
+        ctx=plan.context(table),
+        names=names,
+        strike_limit=plan.strike_limit,
+        on_bot_error=on_bot_error,
+    )
+
+
 def run_in_process(
     plan: TournamentPlan,
     bots: Mapping[str, Bot],
@@ -170,28 +214,21 @@ def run_in_process(
     *,
     skip: frozenset[str] = frozenset(),
     on_match: Callable[[Progress], None] | None = None,
-    on_bot_error: Callable[[str, Exception], None] | None = None,
+    on_bot_error: OnBotError | None = None,
+    runner: MatchRunner | None = None,
 ) -> int:
-    """Play every scheduled match not in ``skip`` and append its results as it ends.
-    Returns the number of decisions taken."""
+    """Play every scheduled match not in ``skip`` and append its results as it ends, in
+    schedule order (``runner``: where the matches are played; None: here, one after the
+    other, with ``bots``). Returns the number of decisions taken."""
     tables = plan.tables()
+    todo = [t for t in tables if t.match_id not in skip]
     decisions = 0
     done = len(skip)
-    for table in tables:
-        if table.match_id in skip:
-            continue
-        names = [plan.entrants[i] for i in table.seats]
-        outcome = play_match(
-            plan.game,
-            [bots[n] for n in names],
-            ctx=plan.context(table),
-            names=names,
-            strike_limit=plan.strike_limit,
-            on_bot_error=on_bot_error,
-        )
-        writer.write_match(outcome.record, outcome.deals)
-        decisions += outcome.decisions
-        done += 1
-        if on_match is not None:
-            on_match(Progress(done, len(tables), decisions, outcome))
+    with closing((runner or SerialRunner(bots)).play(plan, todo, on_bot_error)) as outcomes:
+        for outcome in outcomes:
+            writer.write_match(outcome.record, outcome.deals)
+            decisions += outcome.decisions
+            done += 1
+            if on_match is not None:
+                on_match(Progress(done, len(tables), decisions, outcome))
     return decisions

@@ -5,14 +5,34 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def children_of(pid: int) -> list[int]:
-    """The pids whose parent is ``pid``."""
+def _where(field: int, value: int) -> list[int]:
+    """The pids whose /proc stat field ``field`` (after the name: 0 state, 1 ppid, 2 pgrp)
+    is ``value``."""
     out = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
             fields = stat.read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if int(fields[1]) == pid:  # fields after the name: state, ppid, ...
+        if int(fields[field]) == value:
             out.append(int(stat.parent.name))
     return out
+
+
+def children_of(pid: int) -> list[int]:
+    """The pids whose parent is ``pid``."""
+    return _where(1, pid)
+
+
+def group_of(pgid: int) -> list[int]:
+    """The pids in process group ``pgid``."""
+    return _where(2, pgid)
+
+
+def alive(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from procs import children_of
+from procs import alive, children_of
 
 ARENA = str(Path(sys.executable).with_name("arena"))
 
@@ -169,14 +169,6 @@ def test_help_reads_naturally(tmp_path: Path) -> None:
     assert "Exit codes: 0" in top
 
 
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 def test_the_bots_a_killed_arena_launched_exit_within_two_seconds(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -197,9 +189,9 @@ def test_the_bots_a_killed_arena_launched_exit_within_two_seconds(tmp_path: Path
         arena.kill()  # kill -9: the arena cannot stop its bots
         arena.wait()
     deadline = time.monotonic() + 3
-    while any(_alive(b) for b in bots) and time.monotonic() < deadline:
+    while any(alive(b) for b in bots) and time.monotonic() < deadline:
         time.sleep(0.1)
-    left = [b for b in bots if _alive(b)]
+    left = [b for b in bots if alive(b)]
     for b in left:
         os.kill(b, signal.SIGKILL)
     assert not left, "bots outlived the arena"

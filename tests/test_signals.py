@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from procs import children_of
+from procs import alive, children_of
 
 from arena.results import read_jsonl
 
@@ -71,14 +71,6 @@ class Background:
 def with_pid(pid: int, sig: int) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.kill(pid, sig)
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def wait_until(ready: object, timeout: float) -> None:
