@@ -24,11 +24,13 @@
 .ruff-mid { display: flex; flex-direction: column; gap: .6rem; min-width: 0; }
 .ruff-mid h5 { margin: 0 0 .25rem; font-size: .78rem; text-transform: uppercase; letter-spacing: .03em; color: #bbf7d0; }
 .ruff-mid .hand { align-items: flex-start; }
+.ruff-mid .hand.rub { align-items: center; }
+.ruff-mid .hand.rub span:not(.card) { font-size: .85rem; margin: 0 .2rem; }
 .ruff-seat .tags { display: flex; flex-wrap: wrap; gap: .2rem .6rem; font-size: .82rem; margin-bottom: .3rem; color: #d1fae5; }
 .ruff-seat .tags b { color: #fff; }
 .ruff-seat .tags .ruff-won { color: #fde047; font-weight: 650; }
 .card.taken { box-shadow: 0 0 0 2px #fde047; }
-.card.discarded { opacity: .45; text-decoration: line-through; }
+.card.discarded { opacity: .6; text-decoration: line-through; border-style: dashed; border-color: #fca5a5; }
 .card.turned { box-shadow: 0 0 0 2px #fde047; }
 .card.dead { opacity: .45; }
 .ruff-mid .played-by small { color: #d1fae5; }
@@ -130,14 +132,16 @@
 
       // The middle: the head, the ruff, the shown ruff, the trick, the points.
       const block = (title, ...body) => el("div", {}, el("h5", {}, title), ...body);
-      const head = block(rubbed ? `head · ${rec.seats[rec.rubber]} took the top ${taken.length}` : "head · the turned card is trump",
-        el("div", { class: "hand" }, rec.head.map((c, i) => {
-          const cls = i === 0 ? "turned small" : (rubbed && i < taken.length ? "small played" : (rubbed ? "small dead" : "small"));
-          const why = i === 0 ? `${c}: turned up, trump (F2)` : rubbed && i >= taken.length ? `${c}: dead, out of play (F2)` : c;
-          return cardNode(ui, c, cls, why);
-        })));
-      const rub = rubbed ? block("rub (F5)", el("div", {}, `${rec.seats[rec.rubber]} discarded `),
-        el("div", { class: "hand" }, (rec.discards || []).map(c => cardNode(ui, c, "small")))) : null;
+      // Before the rub the whole head, turned card first; after it, the rub's cards and
+      // the dead rest (F2: out of play, seen by no one).
+      const small = (cards, cls, why) => el("div", { class: "hand" }, cards.map(c => cardNode(ui, c, `small ${cls}`, why && `${c}: ${why}`)));
+      const dead = rec.head.slice(taken.length);
+      const head = !rubbed ? block("head · the turned card is trump",
+        el("div", { class: "hand" }, rec.head.map((c, i) => cardNode(ui, c, i === 0 ? "small turned" : "small", i === 0 ? `${c}: turned up, trump (F2)` : c))))
+        : dead.length ? block("the rest of the head: dead (F2)", small(dead, "dead", "dead, out of play (F2)")) : null;
+      const rub = rubbed ? block(`rub (F5): ${rec.seats[rec.rubber]}`,
+        el("div", { class: "hand rub" }, el("span", {}, "took"), taken.map(c => cardNode(ui, c, "small", `${c}: taken from the head`)),
+          el("span", {}, "discarded"), (rec.discards || []).map(c => cardNode(ui, c, "small", `${c}: discarded, out of play`)))) : null;
       const ruff = ruffDone ? block("ruff (F4)", el("div", {}, ui.chip(rec.seats[rec.ruff_winner]),
         ` announced ${rec.announcements.find(([s]) => s === rec.ruff_winner)[1]}: +12 to `, sideLabel(sideOf[rec.ruff_winner]))) : null;
       const show = shown ? block(`shown ruff (F6): ${suitText(rec.shown.suit)}`,
