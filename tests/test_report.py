@@ -52,10 +52,10 @@ def truco_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def ruff_runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     """Ruff and Trump in double (partners, F1) and single with three seats."""
     where = tmp_path_factory.mktemp("ruff")
+    single = ("--form", "single", "--seats", "3")
     return [
         tournament(where / "double", "--game", "ruff", "--rounds", "2"),
-        tournament(where / "single3", "--game", "ruff", "--form", "single", "--seats", "3",
-                   "--rounds", "2"),  # fmt: skip
+        tournament(where / "single3", "--game", "ruff", *single, "--rounds", "2"),
     ]
 
 
