@@ -34,6 +34,8 @@
 .card.turned { box-shadow: 0 0 0 2px #fde047; }
 .card.dead { opacity: .45; }
 .ruff-mid .played-by small { color: #d1fae5; }
+.ruff-calls { margin: 0; padding-left: 1.4rem; font-size: .9rem; }
+.ruff-calls small { color: #fde047; }
 .ruff-points { border-collapse: collapse; font-size: .85rem; width: 100%; }
 .ruff-points th, .ruff-points td { padding: .15rem .3rem; text-align: right; border-bottom: 1px solid rgba(255,255,255,.15); white-space: nowrap; }
 .ruff-points th:first-child, .ruff-points td:first-child { text-align: left; white-space: normal; }
@@ -164,9 +166,15 @@
           el("td", {}, ruffDone ? rec.ruff_points[t] : ""),
           el("td", {}, `${rec.scores_before[t]} → `, el("b", {}, scoreNow[t])))))),
         final && rec.ended !== "ruff" ? el("small", {}, `card points: cards taken above ${par} (F8)`) : null);
+      // The announcements so far, in turn from eldest (F4); the highest leads.
+      const sofar = rec.announcements.slice(0, announced);
+      const best = sofar.reduce((b, a) => (b === null || a[1] > b[1] ? a : b), null);
+      const calls = announced ? block("announcements (F4)", el("ol", { class: "ruff-calls" }, sofar.map(a => el("li", {},
+        ui.chip(rec.seats[a[0]]), " ", el("b", {}, a[1]), a === best ? el("small", {}, ruffDone ? " won the ruff" : " highest") : null)))) : null;
       // On a phone what just happened comes first, then the seats, then the rest.
-      const upNow = el("div", { class: "ruff-mid ruff-now" }, setReached, trick);
-      const info = el("div", { class: "ruff-mid ruff-info" }, ruff, show, rub, head, points);
+      const bidding = !rubbed;
+      const upNow = el("div", { class: "ruff-mid ruff-now" }, setReached, trick, bidding ? [calls, ruff] : null);
+      const info = el("div", { class: "ruff-mid ruff-info" }, bidding ? null : ruff, show, rub, bidding ? null : calls, head, points);
 
       const trump = el("b", { class: `suit-${SUITS[rec.trump][1]}` }, suitText(rec.trump));
       const facts = el("div", { class: "facts" },
@@ -178,10 +186,10 @@
         rec.faults.map(f => `${rec.seats[f.seat]} ${f.kind}${f.detail ? ` (${f.detail})` : ""}`).join("; ")) : null;
       const felt = el("div", { class: "ruff-table" }, el("div", { class: "ruff-seats" }, rec.seats.map((_, s) => seatBox(s))), upNow, info);
       // Once the deal is scored: the set's scores, deal by deal, up to this one.
-      const sofar = final ? deals.filter(d => d.deal <= rec.deal) : [];
+      const upTo = final ? deals.filter(d => d.deal <= rec.deal) : [];
       const running = final ? el("div", { class: "scroll" }, el("table", { class: "grid scores" },
         el("thead", {}, el("tr", {}, el("th", {}, "deal"), rec.teams.map((_, t) => el("th", { class: "num" }, sideLabel(t))))),
-        el("tbody", {}, sofar.map(d => el("tr", {}, el("td", {}, d.deal + (d.ended === "ruff" ? " (ruff)" : "")), d.scores.map((sc, t) => el("td", {
+        el("tbody", {}, upTo.map(d => el("tr", {}, el("td", {}, d.deal + (d.ended === "ruff" ? " (ruff)" : "")), d.scores.map((sc, t) => el("td", {
           class: "num " + (d.points[t] > 0 ? "up" : ""),
         }, `${sc} (+${d.points[t]})`))))))) : null;
       return el("div", {}, facts, felt, faults, running);
