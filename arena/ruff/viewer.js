@@ -173,8 +173,8 @@
         ui.chip(rec.seats[a[0]]), " ", el("b", {}, a[1]), a === best ? el("small", {}, ruffDone ? " won the ruff" : " highest") : null)))) : null;
       // On a phone what just happened comes first, then the seats, then the rest.
       const bidding = !rubbed;
-      const upNow = el("div", { class: "ruff-mid ruff-now" }, setReached, trick, bidding ? [calls, ruff] : null);
-      const info = el("div", { class: "ruff-mid ruff-info" }, bidding ? null : ruff, show, rub, bidding ? null : calls, head, points);
+      const upNow = el("div", { class: "ruff-mid ruff-now" }, setReached, final ? points : null, trick, bidding ? [calls, ruff] : null);
+      const info = el("div", { class: "ruff-mid ruff-info" }, bidding ? null : ruff, show, rub, bidding ? null : calls, head, final ? null : points);
 
       const trump = el("b", { class: `suit-${SUITS[rec.trump][1]}` }, suitText(rec.trump));
       const facts = el("div", { class: "facts" },
