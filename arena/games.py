@@ -298,6 +298,7 @@ REGISTRY: dict[str, GameEntry] = {
             rules_type=RuffRules,
             make=lambda rules, deals: RuffGame(rules, deals),
             teams=_ruff_partners,  # ruling F1: partners opposite in double, none in single
+            viewer="arena.ruff",
             seat_outcomes=_lazy("arena.ruff.replay", "seat_outcomes"),
         ),
     )

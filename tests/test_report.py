@@ -48,6 +48,17 @@ def truco_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
                       "--rounds", "2", "--points", "15")  # fmt: skip
 
 
+@pytest.fixture(scope="module")
+def ruff_runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """Ruff and Trump in double (partners, F1) and single with three seats."""
+    where = tmp_path_factory.mktemp("ruff")
+    single = ("--form", "single", "--seats", "3")
+    return [
+        tournament(where / "double", "--game", "ruff", "--rounds", "2"),
+        tournament(where / "single3", "--game", "ruff", *single, "--rounds", "2"),
+    ]
+
+
 def script_json(page: str, element_id: str) -> Any:
     pattern = rf'<script id="{element_id}" type="application/json">(.*?)</script>'
     found = re.search(pattern, page, re.S)
@@ -353,6 +364,92 @@ def test_truco_and_a_game_without_a_viewer_in_chromium(
         note = driver.find_element("css selector", "#viewer-body .note").text
         assert "replays are not yet viewable" in note
         assert browser.console_errors(driver) == []
+
+
+def deal_lines(run: Path) -> list[dict[str, Any]]:
+    lines = (run / "replays.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def open_match(driver: Any, match: str, deal: int = 1) -> None:
+    driver.execute_script("window.arenaReport.openMatch(arguments[0], arguments[1])", match, deal)
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(driver, 10).until(step_label)
+
+
+def test_ruff_reports_in_chromium(
+    ruff_runs: list[Path], shots: Path, missing_tool: MissingTool
+) -> None:
+    needs_browser(missing_tool)
+    from selenium.webdriver.common.keys import Keys
+
+    ruff_ended = 0
+    with browser.chromium(1280, 900) as driver:
+        for run in ruff_runs:
+            deals = deal_lines(run)
+            rec = next(d for d in deals if d["ended"] == "played")
+            n, name = sum(d["match"] == rec["match"] for d in deals), rec["seats"]
+            at = f"Deal {rec['deal']}/{n} · "
+            driver.get(browser.url(run / "report.html"))
+            assert browser.console_errors(driver) == []
+            # Points per deal for each entrant (Ruff has no bids: no bid table).
+            assert len(driver.find_elements("css selector", "#entrant-panels canvas")) == 6
+            assert not driver.find_elements("css selector", "#entrant-panels .heatmap")
+            open_match(driver, rec["match"], rec["deal"])
+            assert step_label(driver) == at + "dealt"
+            assert len(driver.find_elements("css selector", ".ruff-seat")) == len(name)
+            shown = driver.find_elements("css selector", ".ruff-seat .hand .card")
+            assert len(shown) == sum(len(h) for h in rec["hands"])  # every hand, as dealt
+            press(driver, Keys.ARROW_RIGHT)  # ruling F4: eldest announces first
+            seat, number = rec["announcements"][0]
+            assert seat == rec["eldest"]
+            assert step_label(driver) == at + f"{name[seat]} announces {number}"
+            press(driver, Keys.ARROW_DOWN)  # the rub (F5), then the shown ruff (F6)
+            assert step_label(driver) == at + f"{name[rec['rubber']]} rubs"
+            assert len(driver.find_elements("css selector", ".hand.rub .card")) == 8
+            assert len(driver.find_elements("css selector", ".card.discarded")) == 4
+            press(driver, Keys.ARROW_RIGHT)
+            suit = driver.find_element("css selector", ".ruff-info").text
+            assert "SHOWN RUFF (F6)" in suit.upper()
+            press(driver, Keys.ARROW_DOWN, 2)
+            assert step_label(driver) == at + "trick 2 · card 1"
+            press(driver, Keys.ARROW_LEFT)
+            assert step_label(driver) == at + f"trick 1 · card {len(name)}"
+            winner = name[rec["tricks"][0]["winner"]]
+            trick = driver.find_element("css selector", ".ruff-now").text.upper()
+            assert f"TRICK 1: {winner.upper()} WINS" in trick
+            driver.save_screenshot(str(shots / f"ruff-{run.name}-trick.png"))
+            press(driver, Keys.PAGE_DOWN)
+            press(driver, Keys.ARROW_LEFT)
+            assert step_label(driver) == at + "scored"
+            points = driver.find_elements("css selector", ".ruff-points tbody tr")
+            assert [r.text.split()[-1] for r in points] == [str(x) for x in rec["scores"]]
+            assert len(driver.find_elements("css selector", ".scores tbody tr")) == rec["deal"]
+            driver.save_screenshot(str(shots / f"ruff-{run.name}-scored.png"))
+            # A deal whose ruff reached the set ends there (F9): the match's last step.
+            for ended in (d for d in deals if d["ended"] == "ruff"):
+                ruff_ended += 1
+                open_match(driver, ended["match"], ended["deal"])
+                press(driver, Keys.END)
+                assert step_label(driver).endswith("wins the ruff: 12 reach the set")
+                assert driver.find_elements("css selector", ".ruff-set")
+                driver.save_screenshot(str(shots / f"ruff-{run.name}-set-at-the-ruff.png"))
+                break
+            press(driver, Keys.ESCAPE)
+            assert browser.console_errors(driver) == []
+
+            browser.as_phone(driver)
+            driver.get(browser.url(run / "report.html"))
+            open_match(driver, rec["match"], rec["deal"])
+            press(driver, Keys.ARROW_DOWN, 3)
+            assert "trick 1" in step_label(driver)
+            width = driver.execute_script("return document.getElementById('viewer').scrollWidth")
+            assert width <= 390, "the viewer scrolls sideways on a phone"
+            driver.save_screenshot(str(shots / f"ruff-{run.name}-phone.png"))
+            assert browser.console_errors(driver) == []
+            driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert ruff_ended, "seed 7 has a deal whose ruff reaches the set; pick a seed that does"
 
 
 def test_the_vendored_uplot_is_the_pinned_version_with_its_licence() -> None:
