@@ -536,7 +536,7 @@ def tournament(
                     listen, decision_timeout, time_bank, grace, tls_cert, tls_key
                 )
             chosen = _game_options(ctx, game, seats, points, form, alt_deals)
-            specs = parse_bots(bots) if bots else list(game_entry(game).default_entrants)
+            specs = parse_bots(bots) if bots else list(game_entry(game).default_entrants(chosen))
             config = RunConfig(
                 bots=specs,
                 names=entrant_names_for(specs),

@@ -149,8 +149,9 @@ class GameEntry:
     build: Callable[[Mapping[str, Any], str | None], Game]
     # What the header line says of the rules: "classic", "4 seats · to 30 points".
     headline: Callable[[Game], str]
-    # Bundled bots are looked up in ``bots.bundled_bots(name)``; these play by default.
-    default_entrants: tuple[str, ...]
+    # Bundled bots are looked up in ``bots.bundled_bots(name)``; these play by default,
+    # chosen by the run's option values (RunConfig fields: a field may suit the seats).
+    default_entrants: Callable[[Mapping[str, Any]], tuple[str, ...]]
     # Replays a whole replays.jsonl of the game, (line number, record) pairs -> (deals,
     # matches); raises ValueError or arena.replaycheck.ReplayMismatch naming the line.
     replay_log: Callable[[Sequence[tuple[int, Mapping[str, Any]]], str], tuple[int, int]]
@@ -219,6 +220,16 @@ def _lazy(module: str, name: str) -> Callable[..., Any]:
     return call
 
 
+def _truco_field(values: Mapping[str, Any]) -> tuple[str, ...]:
+    """Truco's default field (house choice): at 2 and 4 seats one random, one basic and
+    two shrewd, so that every entrant plays every round and the order of strength shows in
+    100 rounds (with six entrants at four seats, partners and sit-outs blurred basic and
+    shrewd); at 6 seats two of each fill the table, every bot meeting its own kind."""
+    if values.get("seats", 4) == 6:
+        return ("random", "random", "basic", "basic", "shrewd", "shrewd")
+    return ("random", "basic", "shrewd", "shrewd")
+
+
 def _truco_headline(game: Game) -> str:
     rules = game.describe()
     return f"{rules['seats']} seats · to {rules['points']} points"
@@ -238,7 +249,7 @@ REGISTRY: dict[str, GameEntry] = {
             },
             build=_truf,
             headline=lambda game: str(game.describe()["variant"]),
-            default_entrants=("random", "greedy", "planner", "tracker"),
+            default_entrants=lambda values: ("random", "greedy", "planner", "tracker"),
             replay_log=_lazy("arena.truf.replay", "replay_log"),
             check_dealt=_lazy("arena.truf.replay", "check_dealt"),
             stats=(
@@ -256,9 +267,7 @@ REGISTRY: dict[str, GameEntry] = {
             options={"--seats": ("seats", 4), "--points": ("points", 30)},  # R2, R11
             build=_truco,
             headline=_truco_headline,
-            # Two of each bundled Truco bot: six entrants fill a table of 2, 4 or 6 seats,
-            # and every bot meets its own kind as partner and as opponent (house choice).
-            default_entrants=("random", "random", "basic", "basic", "shrewd", "shrewd"),
+            default_entrants=_truco_field,
             replay_log=_lazy("arena.truco.replay", "replay_log"),
             check_dealt=_lazy("arena.truco.replay", "check_dealt"),
             stats=(
@@ -287,7 +296,14 @@ REGISTRY: dict[str, GameEntry] = {
             headline=_ruff_headline,
             # Two of each bundled Ruff bot (house choice, as for Truco): six entrants fill
             # a table of 2, 3 or 4 and every bot meets its own kind as partner and opponent.
-            default_entrants=("random", "random", "steady", "steady", "sharp", "sharp"),
+            default_entrants=lambda values: (
+                "random",
+                "random",
+                "steady",
+                "steady",
+                "sharp",
+                "sharp",
+            ),
             replay_log=_lazy("arena.ruff.replay", "replay_log"),
             check_dealt=_lazy("arena.ruff.replay", "check_dealt"),
             stats=(

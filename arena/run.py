@@ -35,7 +35,7 @@ from arena.results import MATCHES, SECRET, TOURNAMENT, ResultsDirError, read_jso
 from arena.seeding import bot_seed, new_secret, seeded_secret
 from arena.tournament import TournamentPlan, entrant_names
 
-DEFAULT_BOTS = REGISTRY["truf"].default_entrants  # the default game's
+DEFAULT_BOTS = REGISTRY["truf"].default_entrants({})  # the default game's
 CONFIG_SCHEMA = 1
 
 

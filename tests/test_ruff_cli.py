@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from ruff_helpers import deal
-from test_truco_cli import FILES, arena, one_line_error
+from test_truco_cli import FILES, arena, default_field_order, one_line_error
 
 from arena.cards import codes
 from arena.games import REGISTRY
@@ -183,10 +183,5 @@ def test_the_default_field_finishes_in_the_order_of_strength(tmp_path: Path) -> 
     sharp, partners rotating), both sharps rank above both steadies, and both steadies above
     both randoms. Seeds 1..12 were measured (docs/rules.md); seed 3 has the narrowest gap
     between sharp and steady."""
-    out = tmp_path / "r"
-    code, text = arena("tournament", "--game", "ruff", "--in-process", "--rounds", "100",
-                       "--seed", "3", "--results", str(out), "--quiet")  # fmt: skip
-    assert code == 0, text
-    rows = json.loads((out / "leaderboard.json").read_text())["rows"]
-    kinds = [r["bot"].split("#")[0] for r in rows]
-    assert kinds == ["sharp", "sharp", "steady", "steady", "random", "random"], rows
+    kinds = default_field_order("ruff", 3, tmp_path / "r")
+    assert kinds == ["sharp", "sharp", "steady", "steady", "random", "random"]

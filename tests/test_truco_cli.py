@@ -35,6 +35,16 @@ def truco_run(out: Path, *extra: str, rounds: int = 3) -> Path:
     return out
 
 
+def default_field_order(game: str, seed: int, out: Path) -> list[str]:
+    """The bot kinds of a 100-round in-process run of ``game``'s default field, best first
+    on its leaderboard (``sharp#2`` counts as ``sharp``)."""
+    code, text = arena("tournament", "--game", game, "--in-process", "--rounds", "100",
+                       "--seed", str(seed), "--results", str(out), "--quiet")  # fmt: skip
+    assert code == 0, text
+    rows = json.loads((out / "leaderboard.json").read_text())["rows"]
+    return [r["bot"].split("#")[0] for r in rows]
+
+
 def one_line_error(*args: str) -> str:
     code, text = arena(*args)
     assert code == 1, text

@@ -15,6 +15,9 @@ from arena.truco.view import TrucoView
 from bots.truco.reading import deals, envido_chance, envido_worth, trick_chance, truco_level
 
 SAMPLES = 30
+ENVIDO_AT = 0.66  # calls the Envido when its team has the best envido this often
+REAL_ENVIDO_AT = 0.85
+TRUCO_AT = 0.72  # calls the Truco when its team wins the tricks this often
 
 
 class Bot(BaseBot):
@@ -48,9 +51,9 @@ class Bot(BaseBot):
             )
         if envido_calls:  # before its first card, or instead of answering a first Truco
             p = envido_chance(view, rng, SAMPLES)
-            if p > 0.85 and len(envido_calls) > 1:
+            if p > REAL_ENVIDO_AT and len(envido_calls) > 1:
                 return envido_calls[1]  # Real Envido
-            if p > 0.66:
+            if p > ENVIDO_AT:
                 return envido_calls[0]
         # The same deals for every estimate of this decision; an opponent who has called
         # the Truco is read as holding a good card.
@@ -63,7 +66,7 @@ class Bot(BaseBot):
         cards = [a for a in legal if isinstance(a, Play)]
         if truco_calls:
             p = trick_chance(view, samples)
-            if p > 0.72 or (rng.random() < self.bluff and play.tricks and p > 0.3):
+            if p > TRUCO_AT or (rng.random() < self.bluff and play.tricks and p > 0.3):
                 return truco_calls[0]
         if len(cards) == 1:
             return cards[0]
