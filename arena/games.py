@@ -70,6 +70,16 @@ class Game(Protocol):
         ...
 
 
+class DuplicateGame(Protocol):
+    """A game that offers ``--duplicate`` (``GameEntry.duplicate``): a match whose deals
+    are those of ``seed`` with the hands (and the first dealer) turned by ``rotation``
+    seats, so that seat ``s`` holds what seat ``s + rotation`` holds at rotation 0."""
+
+    def new_match(
+        self, *, match_id: str, seed: str, names: Sequence[str], rotation: int
+    ) -> Match: ...
+
+
 @dataclass(frozen=True)
 class TrufGame:
     """Truf under a set of rules, optionally playing given deals (a deal file)."""
@@ -82,8 +92,18 @@ class TrufGame:
     def table_size(self) -> int:
         return self.rules.seats
 
-    def new_match(self, *, match_id: str, seed: str, names: Sequence[str]) -> TrufMatch:
-        return TrufMatch(self.rules, match_id=match_id, seed=seed, names=names, deals=self.deals)
+    def new_match(
+        self, *, match_id: str, seed: str, names: Sequence[str], rotation: int = 0
+    ) -> TrufMatch:
+        """A match keyed by ``seed``; ``rotation`` turns its hands (``DuplicateGame``)."""
+        return TrufMatch(
+            self.rules,
+            match_id=match_id,
+            seed=seed,
+            names=names,
+            deals=self.deals,
+            rotation=rotation,
+        )
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.name, **self.rules.describe()}
@@ -168,6 +188,9 @@ class GameEntry:
     # The seats of each team at a table of n seats, when partners depend on the seating
     # (the scheduler then rotates partners: arena.partners); None: every seat for itself.
     teams: Callable[[int], tuple[tuple[int, ...], ...]] | None = None
+    # Whether the game deals duplicate (``--duplicate``): its Game is a ``DuplicateGame``
+    # and its ``check_dealt`` turns the hands back by each record's ``rotation``.
+    duplicate: bool = False
 
 
 def _truf(values: Mapping[str, Any], deals_file: str | None) -> Game:
@@ -239,6 +262,7 @@ REGISTRY: dict[str, GameEntry] = {
                 StatColumn("avg_score_per_deal", "score/deal", "totals"),
                 StatColumn("exact_rate", "exact", "exact", percent=True),
             ),
+            duplicate=True,
         ),
         GameEntry(
             name="truco",

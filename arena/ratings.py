@@ -8,6 +8,7 @@ number of seats and any partnerships work; in Truf every seat is its own team.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -38,8 +39,21 @@ class RatingParams:
     # clear wins against close ones.
     draw_probability: float = 0.02
 
+    # What one rating update is: "match" (the match's ranking only), "deal" (each deal's
+    # ranking, from the record's ``deal_points``), or "both" (the deals, then the match).
+    # A record without ``deal_points``, or with a disqualified or forfeiting seat, is
+    # always rated as a match: a fallback's deals say nothing of the bot.
+    unit: str = "match"
+
+    def __post_init__(self) -> None:
+        if self.unit not in UNITS:
+            raise ValueError(f"rating unit must be one of {', '.join(UNITS)}, got {self.unit!r}")
+
     def as_dict(self) -> dict[str, Any]:
         return {"model": "trueskill", **asdict(self), "conservative": f"mu - {K:g} * sigma"}
+
+
+UNITS = ("match", "deal", "both")
 
 
 DEFAULT_PARAMS = RatingParams()
@@ -78,6 +92,34 @@ def rating_ranks(record: Mapping[str, Any]) -> list[int]:
     out = [disqualified[s] or forfeit[s] for s in range(len(ranks))]
     keys = [(any(out[s] for s in team), min(ranks[s] for s in team)) for team in teams]
     return [1 + sum(other < key for other in keys) for key in keys]
+
+
+def deal_ranks(record: Mapping[str, Any], deal: int) -> list[int]:
+    """Each team's rank in deal ``deal`` (0-based) of the record's ``deal_points``: by the
+    points of its best seat, equal points sharing a rank (1 is best)."""
+    points: Sequence[float] = record["deal_points"][deal]
+    keys = [max(points[s] for s in team) for team in record["teams"]]
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
+def prob_better(a: Rating, b: Rating) -> float:
+    """The probability that ``a``'s skill exceeds ``b``'s, given both ratings: the chance
+    that a draw from N(mu_a, sigma_a^2) beats one from N(mu_b, sigma_b^2). This is the
+    belief about the skills themselves (no performance noise beta): it tends to 1 or 0 as
+    the ratings settle, however close the entrants' games are."""
+    spread = math.hypot(a.sigma, b.sigma)
+    if spread == 0.0:
+        return 0.5 if a.mu == b.mu else float(a.mu > b.mu)
+    return 0.5 * math.erfc((b.mu - a.mu) / (spread * math.sqrt(2.0)))
+
+
+SETTLED = 0.95  # --until-settled: each entrant better than the next with this probability
+
+
+def settled(ranked: Sequence[Rating], level: float = SETTLED) -> bool:
+    """Whether a leaderboard's order is settled: each entrant (best first) is better than
+    the next one down with probability ``level`` or more (``prob_better``)."""
+    return all(prob_better(a, b) >= level for a, b in zip(ranked, ranked[1:], strict=False))
 
 
 class Ratings:
@@ -137,9 +179,29 @@ class Ratings:
             raise RatingError(f"{where}: teams {teams} include an empty team")
         if len(teams) < 2:
             raise RatingError(f"{where}: a match needs two teams to be rated")
-        groups = [{seats[s]: self._current(seats[s]) for s in team} for team in teams]
+        unit = self.params.unit
+        if unit != "match" and self._rates_deals(record, where):
+            for deal in range(len(record["deal_points"])):
+                self._rate(record, deal_ranks(record, deal), where)
+        if unit != "deal" or not self._rates_deals(record, where):
+            self._rate(record, rating_ranks(record), where)
+
+    def _rates_deals(self, record: Mapping[str, Any], where: str) -> bool:
+        """Whether the record's deals can be rated one by one (see ``RatingParams.unit``)."""
+        points = record.get("deal_points")
+        if not points:
+            return False
+        n = len(record["seats"])
+        if any(not isinstance(p, list) or len(p) != n for p in points):
+            raise RatingError(f"{where}: deal_points must hold {n} points per deal")
+        out = [*(record.get("disqualified") or ()), *(record.get("forfeit") or ())]
+        return not any(out)
+
+    def _rate(self, record: Mapping[str, Any], ranks: Sequence[int], where: str) -> None:
+        seats: Sequence[str] = record["seats"]
+        groups = [{seats[s]: self._current(seats[s]) for s in team} for team in record["teams"]]
         try:
-            rated = self._env.rate(groups, ranks=rating_ranks(record))
+            rated = self._env.rate(groups, ranks=ranks)
         except (FloatingPointError, ZeroDivisionError) as exc:
             # TrueSkill's float backend fails only for results far beyond any skill gap
             # seen in play; better a clear error than a silently skipped match.
