@@ -44,6 +44,12 @@ class RatingParams:
     # A record without ``deal_points``, or with a disqualified or forfeiting seat, is
     # always rated as a match: a fallback's deals say nothing of the bot.
     unit: str = "match"
+    # In a duplicate run (records with ``block`` and ``rotation``: --duplicate), rate each
+    # *board* instead of each deal: the seats that held the same hand of the same deal at
+    # one table over a block's rotations, ranked by their points with it, so the luck of
+    # the cards cancels. A block is rated when its last rotation is; one that never
+    # completes (cut by --rounds) is rated deal by deal at the end (``flush``).
+    boards: bool = False
 
     def __post_init__(self) -> None:
         if self.unit not in UNITS:
@@ -56,7 +62,9 @@ class RatingParams:
 UNITS = ("match", "deal", "both")
 
 
-DEFAULT_PARAMS = RatingParams()
+# Issue 16, measured by bench/ratings.py (README): every deal's ranking is rated, and
+# tau is 0 since bots do not change during a tournament, so sigma keeps shrinking.
+DEFAULT_PARAMS = RatingParams(unit="deal", tau=0.0)
 
 
 @dataclass(frozen=True)
@@ -135,6 +143,8 @@ class Ratings:
             draw_probability=params.draw_probability,
         )
         self._ratings: dict[str, Any] = {}  # name -> trueskill.Rating
+        # (block, table) -> the block's records so far, waiting for its last rotation
+        self._blocks: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
 
     def rating(self, name: str) -> Rating:
         r = self._ratings.get(name)
@@ -179,6 +189,66 @@ class Ratings:
             raise RatingError(f"{where}: teams {teams} include an empty team")
         if len(teams) < 2:
             raise RatingError(f"{where}: a match needs two teams to be rated")
+        if self._on_boards(record, where):
+            place = (int(record["block"]), int(record["table"]))
+            self._blocks.setdefault(place, []).append(record)
+            if record.get("rotation") == len(seats) - 1:
+                self._rate_boards(self._blocks.pop(place))
+            return
+        self._rate_record(record, where)
+
+    def pending(self) -> int:
+        """Records held for duplicate blocks not yet complete (see ``flush``)."""
+        return sum(len(block) for block in self._blocks.values())
+
+    def flush(self) -> None:
+        """Rate the records of duplicate blocks that never completed, deal by deal (a run
+        cut short by --rounds; ``rate_all`` does this at its end)."""
+        for key in sorted(self._blocks):
+            for record in self._blocks.pop(key):
+                self._rate_record(record, f"match {record.get('match')!r}")
+
+    def _on_boards(self, record: Mapping[str, Any], where: str) -> bool:
+        """Whether the record waits for its duplicate block to be rated board by board."""
+        return (
+            self.params.boards
+            and self.params.unit != "match"
+            and isinstance(record.get("block"), int)
+            and isinstance(record.get("rotation"), int)
+            and all(len(team) == 1 for team in record["teams"])
+            and self._rates_deals(record, where)
+        )
+
+    def _rate_boards(self, block: Sequence[Mapping[str, Any]]) -> None:
+        """Rate a complete block at one table board by board: for each deal and hand, the
+        seats that held that hand (seat s holds hand s + rotation) ranked by their points.
+        A block whose matches do not fit together is rated match by match instead."""
+        seats = len(block[0]["seats"])
+        rotations = sorted(int(r["rotation"]) for r in block)
+        if rotations != list(range(seats)) or any(r["seats"] != block[0]["seats"] for r in block):
+            for record in block:
+                self._rate_record(record, f"match {record.get('match')!r}")
+            return
+        by_rotation = sorted(block, key=lambda r: int(r["rotation"]))
+        deals = min(len(r["deal_points"]) for r in block)
+        for deal in range(deals):
+            for hand in range(seats):
+                holders = [
+                    (
+                        r["seats"][(hand - turn) % seats],
+                        r["deal_points"][deal][(hand - turn) % seats],
+                    )
+                    for turn, r in enumerate(by_rotation)
+                ]
+                board = {
+                    "seats": [name for name, _ in holders],
+                    "teams": [[s] for s in range(seats)],
+                    "deal_points": [[points for _, points in holders]],
+                }
+                where = f"block {block[0]['block']} table {block[0]['table']} deal {deal + 1}"
+                self._rate(board, deal_ranks(board, 0), where)
+
+    def _rate_record(self, record: Mapping[str, Any], where: str) -> None:
         unit = self.params.unit
         if unit != "match" and self._rates_deals(record, where):
             for deal in range(len(record["deal_points"])):
@@ -214,6 +284,7 @@ class Ratings:
         which concurrent tables finished never changes the ratings."""
         for record in sorted(records, key=match_order):
             self.rate_match(record)
+        self.flush()
 
     def _current(self, name: str) -> Any:
         r = self._ratings.get(name)

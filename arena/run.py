@@ -249,13 +249,6 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
         raise ConfigError(f"--time-bank must be 0 or more, got {config.time_bank}")
     if config.strikes < 1:
         raise ConfigError(f"--strikes must be at least 1, got {config.strikes}")
-    game = config.make_game()
-    entrants = config.entrants()
-    if len(entrants) < game.table_size:
-        raise ConfigError(
-            f"a {game.name} table seats {game.table_size}; {entrants_option} gives only "
-            f"{len(entrants)} entrant(s): {', '.join(entrants) or 'none'}"
-        )
     if config.duplicate:
         entry = game_entry(config.game)
         if not entry.duplicate:
@@ -268,6 +261,13 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
                 "--duplicate deals fresh deals for every block; a --deals-file fixes the "
                 "deals: give one or the other"
             )
+    game = config.make_game()
+    entrants = config.entrants()
+    if len(entrants) < game.table_size:
+        raise ConfigError(
+            f"a {game.name} table seats {game.table_size}; {entrants_option} gives only "
+            f"{len(entrants)} entrant(s): {', '.join(entrants) or 'none'}"
+        )
     plan = TournamentPlan(
         game, entrants, config.rounds, secret, config.strikes, duplicate=config.duplicate
     )

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from arena.ratings import DEFAULT_PARAMS, RatingParams, Ratings, settled
+from arena.ratings import DEFAULT_PARAMS, RatingParams, Ratings, match_order, settled
 
 
 class RoundPlan(Protocol):
@@ -61,7 +61,8 @@ class UntilSettled:
         if not self.complete_before(round_number):
             return False
         for r in range(self._rated + 1, round_number):
-            self.ratings.rate_all(self._waiting.pop(r, []))
+            for record in sorted(self._waiting.pop(r, []), key=match_order):
+                self.ratings.rate_match(record)  # not rate_all: a block is rated whole
             self._rated = r
             if self.plan.settles_after(r) and self.is_settled():
                 self.stopped_after = r

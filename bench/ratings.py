@@ -16,6 +16,7 @@ across seeds, the order at the stop must be the true one at least 95% of the tim
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import sys
 import time
@@ -27,7 +28,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from arena.ratings import DEFAULT_PARAMS, RatingParams, Ratings, settled  # noqa: E402
+from arena.ratings import (  # noqa: E402
+    DEFAULT_PARAMS,
+    RatingParams,
+    Ratings,
+    match_order,
+    settled,
+)
 from arena.run import RunConfig, load_bots, make_plan  # noqa: E402
 from arena.seeding import seeded_secret  # noqa: E402
 from arena.tournament import run_in_process  # noqa: E402
@@ -130,10 +137,14 @@ def orders_per_round(
         return orders, settled_after
     ratings = Ratings(method)
     for r in range(1, rounds + 1):
-        ratings.rate_all(rounds_of.get(r, []))
-        order = sorted(ratings.names(), key=lambda n: (-ratings.expose(n), n))
+        for record in sorted(rounds_of.get(r, []), key=match_order):
+            ratings.rate_match(record)
+        # The leaderboard of a run of r rounds: blocks still open are rated deal by deal.
+        board = copy.deepcopy(ratings) if ratings.pending() else ratings
+        board.flush()
+        order = sorted(board.names(), key=lambda n: (-board.expose(n), n))
         orders.append(order)
-        settled_after.append(settled([ratings.rating(n) for n in order]))
+        settled_after.append(settled([board.rating(n) for n in order]))
     return orders, settled_after
 
 
@@ -148,8 +159,10 @@ def needed(shares: Sequence[float]) -> str:
 def block_ends(records: Sequence[Mapping[str, Any]], rounds: int) -> set[int]:
     """The rounds after which ``--until-settled`` may stop: every round, or in a duplicate
     run the last round of each block (as the CLI does)."""
-    ends = {int(r["round"]) for r in records if r.get("rotation") == r.get("rotations", 1) - 1}
-    return ends | {rounds} if any("block" in r for r in records) else set(range(1, rounds + 1))
+    if not any("block" in r for r in records):
+        return set(range(1, rounds + 1))
+    ends = {int(r["round"]) for r in records if r["rotation"] == len(r["seats"]) - 1}
+    return ends | {rounds}
 
 
 def main() -> None:
