@@ -66,14 +66,17 @@ class MemoryWriter:
         self.records.append(dict(record))
 
 
-def play(variant: str, seed: int, rounds: int, *, duplicate: bool) -> list[dict[str, Any]]:
+def play(
+    variant: str, seed: int, rounds: int, *, duplicate: bool, cache: Path = CACHE
+) -> list[dict[str, Any]]:
     """The match records of one in-process tournament of the bundled bots (cached)."""
     mode = "duplicate" if duplicate else "plain"
-    path = CACHE / f"{variant}-{mode}-r{rounds}" / f"seed{seed}.jsonl"
+    path = cache / f"{variant}-{mode}-r{rounds}" / f"seed{seed}.jsonl"
     if path.exists():
         return [json.loads(line) for line in path.read_text().splitlines() if line]
-    config = RunConfig(rounds=rounds, variant=variant, seed=seed, transport="in-process")
-    config.duplicate = duplicate
+    config = RunConfig(
+        rounds=rounds, variant=variant, seed=seed, transport="in-process", duplicate=duplicate
+    )
     secret = seeded_secret(seed)
     plan = make_plan(config, secret=secret)
     writer = MemoryWriter()
@@ -101,10 +104,10 @@ def score_order(records: Sequence[Mapping[str, Any]]) -> list[str]:
     return sorted(points, key=lambda n: (-points[n] / deals[n], n))
 
 
-def truth(variant: str, rounds: int) -> list[str]:
+def truth(variant: str, rounds: int, cache: Path = CACHE) -> list[str]:
     """The true order: the default leaderboard's after one long run (cached)."""
     started = time.perf_counter()
-    records = play(variant, 0, rounds, duplicate=False)
+    records = play(variant, 0, rounds, duplicate=False, cache=cache)
     order = rating_order(DEFAULT_PARAMS, records)
     if order != score_order(records):
         print(f"warning: {variant}: after {rounds} rounds the ratings order {order} but score "
@@ -173,15 +176,16 @@ def main() -> None:
     parser.add_argument("--variants", default="classic,target")
     parser.add_argument("--modes", default="plain,duplicate")
     parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated")
+    parser.add_argument("--cache", type=Path, default=CACHE, help="where runs are kept")
     args = parser.parse_args()
     methods = {m: METHODS[m] for m in args.methods.split(",")}
     checkpoints = [c for c in CHECKPOINTS if c <= args.rounds]
     for variant in args.variants.split(","):
-        true_order = truth(variant, args.truth_rounds)
+        true_order = truth(variant, args.truth_rounds, args.cache)
         for mode in args.modes.split(","):
             started = time.perf_counter()
             runs = [
-                play(variant, seed, args.rounds, duplicate=mode == "duplicate")
+                play(variant, seed, args.rounds, duplicate=mode == "duplicate", cache=args.cache)
                 for seed in range(1, args.seeds + 1)
             ]
             print(f"{variant} {mode}: {args.seeds} seeds × {args.rounds} rounds "
@@ -217,7 +221,8 @@ def report(
         median = sorted(s for s, _, _ in stops)[len(stops) // 2]
         capped = sum(not was for _, was, _ in stops)
         print(f"  --until-settled: order right at the stop in {correct:.0%} of seeds "
-              f"(goal {GOAL:.0%}); median stop {median} rounds; {capped} reached the cap")  # fmt: skip
+              f"(goal {GOAL:.0%}); median stop {median} rounds; "
+              f"{capped} reached the cap")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -6,9 +6,9 @@ import csv
 import io
 import json
 import random
+import statistics
 from collections.abc import Sequence
 from dataclasses import fields, replace
-import statistics
 from pathlib import Path
 from typing import Any
 
