@@ -50,6 +50,10 @@ class RatingParams:
     # the cards cancels. A block is rated when its last rotation is; one that never
     # completes (cut by --rounds) is rated deal by deal at the end (``flush``).
     boards: bool = False
+    # Margin-aware deal ranks: within a deal, seats whose points differ by no more than
+    # ``margin`` from the next better seat share its rank (a draw): a point or two in a
+    # deal says little of skill. 0: only equal points draw.
+    margin: float = 0.0
 
     def __post_init__(self) -> None:
         if self.unit not in UNITS:
@@ -62,9 +66,10 @@ class RatingParams:
 UNITS = ("match", "deal", "both")
 
 
-# Issue 16, measured by bench/ratings.py (README): every deal's ranking is rated, and
-# tau is 0 since bots do not change during a tournament, so sigma keeps shrinking.
-DEFAULT_PARAMS = RatingParams(unit="deal", tau=0.0)
+# Issue 16, measured by bench/ratings.py (README): every deal's ranking is rated, then
+# the match's, and tau is 0 since bots do not change during a tournament, so sigma keeps
+# shrinking.
+DEFAULT_PARAMS = RatingParams(unit="both", tau=0.0)
 
 
 @dataclass(frozen=True)
@@ -102,12 +107,19 @@ def rating_ranks(record: Mapping[str, Any]) -> list[int]:
     return [1 + sum(other < key for other in keys) for key in keys]
 
 
-def deal_ranks(record: Mapping[str, Any], deal: int) -> list[int]:
+def deal_ranks(record: Mapping[str, Any], deal: int, margin: float = 0.0) -> list[int]:
     """Each team's rank in deal ``deal`` (0-based) of the record's ``deal_points``: by the
-    points of its best seat, equal points sharing a rank (1 is best)."""
+    points of its best seat (1 is best). Going down from the best, a team within
+    ``margin`` points of the team above shares its rank (equal points always do)."""
     points: Sequence[float] = record["deal_points"][deal]
     keys = [max(points[s] for s in team) for team in record["teams"]]
-    return [1 + sum(other > key for other in keys) for key in keys]
+    order = sorted(range(len(keys)), key=lambda t: -keys[t])
+    ranks = [0] * len(keys)
+    for place, team in enumerate(order):
+        above = order[place - 1] if place else None
+        tied = above is not None and keys[above] - keys[team] <= margin
+        ranks[team] = ranks[above] if tied and above is not None else place + 1
+    return ranks
 
 
 def prob_better(a: Rating, b: Rating) -> float:
@@ -246,13 +258,13 @@ class Ratings:
                     "deal_points": [[points for _, points in holders]],
                 }
                 where = f"block {block[0]['block']} table {block[0]['table']} deal {deal + 1}"
-                self._rate(board, deal_ranks(board, 0), where)
+                self._rate(board, deal_ranks(board, 0, self.params.margin), where)
 
     def _rate_record(self, record: Mapping[str, Any], where: str) -> None:
         unit = self.params.unit
         if unit != "match" and self._rates_deals(record, where):
             for deal in range(len(record["deal_points"])):
-                self._rate(record, deal_ranks(record, deal), where)
+                self._rate(record, deal_ranks(record, deal, self.params.margin), where)
         if unit != "deal" or not self._rates_deals(record, where):
             self._rate(record, rating_ranks(record), where)
 

@@ -42,15 +42,16 @@ from arena.tournament import run_in_process  # noqa: E402
 CACHE = ROOT / "results" / "bench-ratings"
 CHECKPOINTS = (5, 10, 20, 40, 80)
 GOAL = 0.95
-TODAY = RatingParams(unit="match")  # the leaderboard before issue 16
+TODAY = RatingParams(unit="match", tau=25.0 / 300)  # the leaderboard before issue 16
 
 # name -> rating parameters; "score/deal" is the reference, not a rating.
 METHODS: dict[str, RatingParams | None] = {
     "match (today)": TODAY,
     "match τ=0": replace(TODAY, tau=0.0),
-    "deal": RatingParams(unit="deal"),
+    "deal": RatingParams(unit="deal", tau=25.0 / 300),
     "deal τ=0": RatingParams(unit="deal", tau=0.0),
-    "deal+match τ=0": RatingParams(unit="both", tau=0.0),
+    "deal+match τ=0 m2": RatingParams(unit="both", tau=0.0, margin=2.0, draw_probability=0.4),
+    "boards τ=0": RatingParams(unit="deal", tau=0.0, boards=True),
     "default": DEFAULT_PARAMS,
     "score/deal": None,
 }

@@ -104,7 +104,7 @@ def test_a_deals_file_and_duplicate_are_refused_together(tmp_path: Path) -> None
 def test_until_settled_stops_once_the_order_is_settled_and_says_so(tmp_path: Path) -> None:
     out = tmp_path / "s"
     code, text = arena(
-        "tournament", "--in-process", "--until-settled", "--rounds", "80", "--seed", "8",
+        "tournament", "--in-process", "--until-settled", "--rounds", "80", "--seed", "11",
         "--deals", "13", "--results", str(out), "--quiet",
     )  # fmt: skip
     assert code == 0, text

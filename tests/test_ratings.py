@@ -14,6 +14,7 @@ from arena.ratings import (
     RatingError,
     RatingParams,
     Ratings,
+    deal_ranks,
     prob_better,
     rating_ranks,
     settled,
@@ -238,7 +239,7 @@ def test_the_environment_is_explicit_and_its_parameters_are_exposed() -> None:
     assert params["beta"] == pytest.approx(25.0 / 6)
     assert params["tau"] == 0.0  # bots do not change during a tournament (issue 16)
     assert params["draw_probability"] == pytest.approx(0.02)
-    assert params["unit"] == "deal" and params["boards"] is False
+    assert params["unit"] == "both" and params["boards"] is False and params["margin"] == 0.0
     # a second environment with other settings does not disturb the first
     rec = record(["a", "b", "c", "d"], [1, 1, 0, 0])
     first = Ratings()
@@ -420,3 +421,10 @@ def test_a_block_cut_short_is_rated_deal_by_deal_at_the_end() -> None:
     deals.rate_all(block)
     for name in "abcd":
         assert boards.rating(name) == deals.rating(name)
+
+
+def test_a_margin_makes_a_close_deal_a_draw() -> None:
+    rec = with_deals(record(["a", "b", "c", "d"], [0] * 4), [[5, 4, 1, -6]])
+    assert deal_ranks(rec, 0) == [1, 2, 3, 4]
+    assert deal_ranks(rec, 0, margin=2.0) == [1, 1, 3, 4]  # b within 2 of a; c 3 below b
+    assert deal_ranks(rec, 0, margin=3.0) == [1, 1, 1, 4]  # a chain: c within 3 of b
