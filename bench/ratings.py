@@ -2,8 +2,11 @@
 of seeds whose order is the true one after 5, 10, 20, 40 and 80 rounds, in both Truf
 variants, and the rounds from which that share stays at 95% or more.
 
-Run: ``python bench/ratings.py`` (``--seeds``, ``--rounds``, ``--variants``, ``--modes``
-make it smaller or larger). Every tournament is played in-process with the bundled bots,
+Run: ``python bench/ratings.py`` (``--seeds``, ``--rounds``, ``--variants``, ``--modes``,
+``--methods all`` make it smaller or larger; the README's figures came from
+``--seeds 34 --truth-rounds 2000 --methods all``). On a quiet 2-core machine the default
+run plays about ten minutes the first time (the runs are cached) and rates for a few.
+Every tournament is played in-process with the bundled bots,
 through the arena's own plan and runner, and kept under ``results/bench-ratings/`` (git
 ignores ``results/``), so a second run only re-rates. The true order comes from one long
 tournament per variant (``--truth-rounds``), cached there too: the order of its
@@ -55,6 +58,8 @@ METHODS: dict[str, RatingParams | None] = {
     "default": DEFAULT_PARAMS,
     "score/deal": None,
 }
+
+QUICK = ("match (today)", "default", "score/deal")  # the default run's methods
 
 
 class MemoryWriter:
@@ -171,15 +176,21 @@ def block_ends(records: Sequence[Mapping[str, Any]], rounds: int) -> set[int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=30, help="tournaments per point")
+    parser.add_argument("--seeds", type=int, default=20, help="tournaments per point")
     parser.add_argument("--rounds", type=int, default=80, help="rounds per tournament")
-    parser.add_argument("--truth-rounds", type=int, default=2000)
+    parser.add_argument("--truth-rounds", type=int, default=1000)
     parser.add_argument("--variants", default="classic,target")
     parser.add_argument("--modes", default="plain,duplicate")
-    parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated")
+    parser.add_argument(
+        "--methods", default=",".join(QUICK), help="comma-separated names, or 'all'"
+    )
     parser.add_argument("--cache", type=Path, default=CACHE, help="where runs are kept")
     args = parser.parse_args()
-    methods = {m: METHODS[m] for m in args.methods.split(",")}
+    names = list(METHODS) if args.methods == "all" else args.methods.split(",")
+    unknown = [m for m in names if m not in METHODS]
+    if unknown:
+        parser.error(f"unknown method(s) {', '.join(unknown)}; known: {', '.join(METHODS)}")
+    methods = {m: METHODS[m] for m in names}
     checkpoints = [c for c in CHECKPOINTS if c <= args.rounds]
     for variant in args.variants.split(","):
         true_order = truth(variant, args.truth_rounds, args.cache)
