@@ -138,15 +138,18 @@ def test_a_resumed_duplicate_run_writes_what_an_uninterrupted_run_writes(tmp_pat
         assert (crashed / name).read_bytes() == (whole / name).read_bytes(), name
 
 
-def test_a_duplicate_run_over_grpc_deals_what_it_deals_in_process(tmp_path: Path) -> None:
+def test_a_duplicate_until_settled_run_over_grpc_deals_what_it_deals_in_process(
+    tmp_path: Path,
+) -> None:
     from test_grpc import run_arena
 
     local = duplicate_run(tmp_path / "local", "--seed", "6", rounds=4, deals=1)
     out = tmp_path / "grpc"
     code, text = run_arena(tmp_path, "tournament", "--duplicate", "--rounds", "4", "--deals",
                            "1", "--seed", "6", "--results", str(out), "--quiet",
-                           *FAST)  # fmt: skip
+                           "--until-settled", *FAST)  # fmt: skip
     assert code == 0, text
+    assert "reached the cap of 4 rounds" in " ".join(text.split())  # twins never settle
     code, text = run_arena(tmp_path, "verify", str(out))
     assert code == 0, text
 
