@@ -184,6 +184,26 @@ RoundsOpt = Annotated[
         "field is not a multiple of the table size the remainder sit out, in turn.",
     ),
 ]
+DuplicateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--duplicate",
+        metavar=FLAG,
+        help="Duplicate deals: each round of the schedule becomes a block of as many rounds as "
+        "a table has seats, at the same tables, playing fresh deals once from every seat (the "
+        "hands rotate), so the luck of the cards cancels. For bots you trust: a bot that "
+        "remembers a deal knows every hand on its later rotations.",
+    ),
+]
+UntilSettledOpt = Annotated[
+    bool,
+    typer.Option(
+        "--until-settled",
+        metavar=FLAG,
+        help="Stop once every entrant is better than the next one down with 95% probability "
+        "(checked after each round, each block with --duplicate); --rounds is the cap.",
+    ),
+]
 BotsOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -470,6 +490,8 @@ def tournament(
     tls_cert: TlsCertO = None,
     tls_key: TlsKeyO = None,
     strikes: StrikesO = 3,
+    duplicate: DuplicateOpt = False,
+    until_settled: UntilSettledOpt = False,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar=FLAG, help="No live display.")
     ] = False,
@@ -541,6 +563,8 @@ def tournament(
                 bots=specs,
                 names=entrant_names_for(specs),
                 transport="in-process" if in_process else "grpc",
+                duplicate=duplicate,
+                until_settled=until_settled,
                 **chosen,
                 **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                           decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
@@ -600,6 +624,13 @@ def _resume_served(config: RunConfig, directory: Path, secret: str, *, quiet: bo
 
 
 def _seed_warning(config: RunConfig) -> None:
+    if config.duplicate:  # rules.md, house choice on duplicate deals
+        err.print(
+            "[yellow]warning[/]: --duplicate: each deal is played again with the hands "
+            "rotated; a bot that remembers a deal knows every hand on its later rotations "
+            "(use it for bots you trust)",
+            highlight=False,
+        )
     if config.seed is not None:
         err.print(
             f"[yellow]warning[/]: --seed {config.seed}: every deal follows from this number; "
@@ -682,6 +713,9 @@ def run_tournament(
         _seed_warning(config)
     done = finished_matches(directory)
     skip = frozenset(str(r["match"]) for r in done)
+    if plan.stop is not None:
+        for record in done:
+            plan.stop.add(record)
     tune_gc()
     with ResultsWriter(directory) as writer:
         if fresh:
@@ -719,6 +753,9 @@ def run_tournament(
             with display if not quiet else _Null():
                 run_hosted_tournament(config, plan, writer, skip=skip, display=display)
     show_leaderboard(directory, plan.entrants)
+    if plan.stop is not None:
+        played = max((int(r["round"]) for r in finished_matches(directory)), default=0)
+        out.print(plan.stop.verdict(played), markup=False, highlight=False)
 
 
 def _headline(config: RunConfig, plan: Any) -> str:
@@ -1061,7 +1098,7 @@ def verify(
     from arena.games import record_game
     from arena.replaycheck import ReplayMismatch
     from arena.results import REPLAYS, read_jsonl_numbered
-    from arena.seeding import match_key
+    from arena.seeding import deal_key
     from arena.truf.replay import group_by_match
 
     try:
@@ -1081,7 +1118,10 @@ def verify(
         dealt = 0
         if secret is not None:
             for match_id, recs in group_by_match(rec for _, rec in lines).items():
-                dealt += entry.check_dealt(recs, match_key(secret, match_id))
+                block = recs[0].get("block") if recs else None  # a duplicate run's
+                if block is not None and (not isinstance(block, int) or block < 1):
+                    raise ValueError(f"{path}: match {match_id}: bad block {block!r}")
+                dealt += entry.check_dealt(recs, deal_key(secret, match_id, block))
     except ReplayMismatch as exc:
         raise fail(f"replay mismatch: {exc}") from None
     except ValueError as exc:

@@ -73,6 +73,16 @@ class Game(Protocol):
         ...
 
 
+class DuplicateGame(Protocol):
+    """A game that offers ``--duplicate`` (``GameEntry.duplicate``): a match whose deals
+    are those of ``seed`` with the hands (and the first dealer) turned by ``rotation``
+    seats, so that seat ``s`` holds what seat ``s + rotation`` holds at rotation 0."""
+
+    def new_match(
+        self, *, match_id: str, seed: str, names: Sequence[str], rotation: int
+    ) -> Match: ...
+
+
 @dataclass(frozen=True)
 class TrufGame:
     """Truf under a set of rules, optionally playing given deals (a deal file)."""
@@ -85,8 +95,18 @@ class TrufGame:
     def table_size(self) -> int:
         return self.rules.seats
 
-    def new_match(self, *, match_id: str, seed: str, names: Sequence[str]) -> TrufMatch:
-        return TrufMatch(self.rules, match_id=match_id, seed=seed, names=names, deals=self.deals)
+    def new_match(
+        self, *, match_id: str, seed: str, names: Sequence[str], rotation: int = 0
+    ) -> TrufMatch:
+        """A match keyed by ``seed``; ``rotation`` turns its hands (``DuplicateGame``)."""
+        return TrufMatch(
+            self.rules,
+            match_id=match_id,
+            seed=seed,
+            names=names,
+            deals=self.deals,
+            rotation=rotation,
+        )
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"game": self.name, **self.rules.describe()}
@@ -171,6 +191,9 @@ class GameEntry:
     # are not yet viewable / shows no per-deal distributions.
     viewer: str | None = None
     seat_outcomes: Callable[[Mapping[str, Any]], list[SeatOutcome]] | None = None
+    # Whether the game deals duplicate (``--duplicate``): its Game is a ``DuplicateGame``
+    # and its ``check_dealt`` turns the hands back by each record's ``rotation``.
+    duplicate: bool = False
 
 
 def _truf(values: Mapping[str, Any], deals_file: str | None) -> Game:
@@ -260,6 +283,7 @@ REGISTRY: dict[str, GameEntry] = {
             make=lambda rules, deals: TrufGame(rules, deals),
             viewer="arena.truf",
             seat_outcomes=_lazy("arena.truf.replay", "seat_outcomes"),
+            duplicate=True,
         ),
         GameEntry(
             name="truco",

@@ -21,11 +21,15 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from arena.games import REGISTRY, record_game
-from arena.ratings import DEFAULT_PARAMS, RatingError, RatingParams, Ratings
+from arena.games import REGISTRY, StatColumn, record_game
+from arena.ratings import DEFAULT_PARAMS, RatingError, RatingParams, Ratings, prob_better
 
-SCHEMA = 1
+SCHEMA = 1  # of the match lines read here
+# leaderboard.json: 2 since wins count a shared first as a fraction and the p_better_next
+# and *_ci95 columns came (issue 16); schema-1 files are still read.
+LEADERBOARD_SCHEMA = 2
 DECIMALS = 3
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
 COLUMNS = (
     "rank",
@@ -33,10 +37,12 @@ COLUMNS = (
     "mu",
     "sigma",
     "conservative",
+    "p_better_next",
     "matches",
     "wins",
     "avg_placement",
     "avg_score_per_deal",
+    "avg_score_per_deal_ci95",
     "exact_rate",
     "timeouts",
     "illegal",
@@ -44,11 +50,31 @@ COLUMNS = (
     "forfeits",
     "disqualified",
 )
-_HEAD = COLUMNS[:8]  # rank .. avg_placement: every game's
+_HEAD = COLUMNS[:9]  # rank .. avg_placement: every game's
 _TAIL = COLUMNS[-5:]  # the faults: every game's
 _STATS = {s.name: s for entry in REGISTRY.values() for s in entry.stats}
-_FLOATS = frozenset({"mu", "sigma", "conservative"})
-_OPTIONAL_FLOATS = frozenset({"avg_placement", *_STATS})
+_FLOATS = frozenset({"mu", "sigma", "conservative", "wins"})
+
+
+def ci_column(stat: StatColumn) -> str | None:
+    """The 95% interval column that follows a game's points column (the stat of the match
+    lines' ``totals``: Truf's score per deal, Truco's points per hand)."""
+    return f"{stat.name}_ci95" if stat.field == "totals" else None
+
+
+def _stat_columns(stats: Sequence[StatColumn]) -> list[str]:
+    out: list[str] = []
+    for stat in stats:
+        out.append(stat.name)
+        if (ci := ci_column(stat)) is not None:
+            out.append(ci)
+    return out
+
+
+_CIS = frozenset(c for e in REGISTRY.values() for s in e.stats if (c := ci_column(s)))
+# Columns a schema-1 leaderboard file does not have: read as None.
+_NEW_IN_2 = frozenset({"p_better_next", *_CIS})
+_OPTIONAL_FLOATS = frozenset({"avg_placement", *_STATS, *_NEW_IN_2})
 _FAULTS = ("timeout", "illegal", "disconnect")  # keys of a match record's "faults"
 
 
@@ -65,10 +91,12 @@ class LeaderboardRow:
     mu: float
     sigma: float
     conservative: float  # mu - 3 sigma, the sort key
+    p_better_next: float | None  # P(skill above the next row's); None on the last row
     matches: int
-    wins: int  # matches finished with rank 1, shared first places included
+    wins: float  # matches finished first; a first shared by k teams counts 1/k
     avg_placement: float | None
     avg_score_per_deal: float | None
+    avg_score_per_deal_ci95: float | None  # half-width of its 95% interval
     exact_rate: float | None  # deals with exactly the final bid / deals played
     timeouts: int
     illegal: int
@@ -85,7 +113,7 @@ Row = Any  # a LeaderboardRow, or another game's row (``row_class``): the same b
 
 def columns_of(game: str) -> tuple[str, ...]:
     """The leaderboard columns of ``game``: the shared ones around the game's stats."""
-    return (*_HEAD, *(s.name for s in REGISTRY[game].stats), *_TAIL)
+    return (*_HEAD, *_stat_columns(REGISTRY[game].stats), *_TAIL)
 
 
 def row_columns(row: Row) -> tuple[str, ...]:
@@ -242,9 +270,11 @@ def load_matches(path: str | Path) -> list[dict[str, Any]]:
 @dataclass
 class _Tally:
     matches: int = 0
-    wins: int = 0
+    wins: float = 0.0
     placements: int = 0
     deals: int = 0
+    # (points, deals) of each match: the 95% interval of points per deal
+    per_match: list[tuple[float, int]] = field(default_factory=list)
     timeouts: int = 0
     illegal: int = 0
     disconnects: int = 0
@@ -265,8 +295,9 @@ def build_leaderboard(
     Ratings are computed in schedule order, so the order of ``records`` does not matter.
     Rows are sorted by the conservative rating, then mu, then name. ``wins`` and
     ``avg_placement`` use each match's recorded ``ranks`` (by total); only the rating
-    puts a disqualified seat last. The columns are those of the records' game (``game``
-    when there are none).
+    puts a disqualified seat last. A first place shared by k teams is 1/k of a win, so the
+    wins add up to the matches. ``p_better_next`` is ``arena.ratings.prob_better`` of a row
+    and the next. The columns are those of the records' game (``game`` when there are none).
     """
     records = list(records)
     seen: set[str] = set()
@@ -291,11 +322,13 @@ def build_leaderboard(
     tallies: dict[str, _Tally] = {name: _Tally() for name in entrants or ()}
     for record in records:
         faults = record["faults"]
+        firsts = sum(any(record["ranks"][s] == 1 for s in team) for team in record["teams"])
         for seat, name in enumerate(record["seats"]):
             t = tallies.setdefault(name, _Tally())
             t.matches += 1
-            t.wins += record["ranks"][seat] == 1
+            t.wins += 1 / firsts if record["ranks"][seat] == 1 else 0
             t.placements += record["ranks"][seat]
+            t.per_match.append((record["totals"][seat], record["deals"]))
             t.deals += record["deals"]
             for stat in stats:
                 t.stats[stat.field] = t.stats.get(stat.field, 0.0) + record[stat.field][seat]
@@ -310,8 +343,10 @@ def build_leaderboard(
         return (-r.conservative, -r.mu, name)
 
     rows = []
-    for position, name in enumerate(sorted(tallies, key=sort_key), start=1):
+    ranked = sorted(tallies, key=sort_key)
+    for position, name in enumerate(ranked, start=1):
         t, r = tallies[name], ratings.rating(name)
+        below = ratings.rating(ranked[position]) if position < len(ranked) else None
         rows.append(
             row(
                 rank=position,
@@ -319,10 +354,12 @@ def build_leaderboard(
                 mu=_round(r.mu),
                 sigma=_round(r.sigma),
                 conservative=_round(r.conservative),
+                p_better_next=None if below is None else _round(prob_better(r, below)),
                 matches=t.matches,
-                wins=t.wins,
+                wins=_round(t.wins),
                 avg_placement=_ratio(t.placements, t.matches),
                 **{s.name: _ratio(t.stats.get(s.field, 0.0), t.deals) for s in stats},
+                **{ci: interval95(t.per_match) for s in stats if (ci := ci_column(s))},
                 timeouts=t.timeouts,
                 illegal=t.illegal,
                 disconnects=t.disconnects,
@@ -339,6 +376,19 @@ def _round(x: float) -> float:
 
 def _ratio(num: float, den: int) -> float | None:
     return _round(num / den) if den else None
+
+
+def interval95(per_match: Sequence[tuple[float, int]]) -> float | None:
+    """Half the width of the 95% interval of points per deal, sum(points) / sum(deals),
+    from ``(points, deals)`` per match: the ratio estimator's standard error (matches as
+    the independent units) times 1.96. None under two matches (no spread to measure)."""
+    n = len(per_match)
+    deals = sum(d for _, d in per_match)
+    if n < 2 or not deals:
+        return None
+    mean = sum(p for p, _ in per_match) / deals
+    spread = sum((p - mean * d) ** 2 for p, d in per_match) / (n - 1)
+    return _round(Z95 * (spread / n) ** 0.5 / (deals / n))
 
 
 # --- writing and reading ------------------------------------------------------------
@@ -389,7 +439,7 @@ def to_json(
     params: RatingParams = DEFAULT_PARAMS,
 ) -> str:
     doc = {
-        "schema": SCHEMA,
+        "schema": LEADERBOARD_SCHEMA,
         "rating": params.as_dict(),
         "meta": dict(meta),
         "rows": [row.as_dict() for row in rows],
@@ -415,13 +465,13 @@ def _row_from(values: Mapping[str, Any], where: str) -> Row:
         "truf",
     )
     columns = columns_of(game)
-    missing = [c for c in columns if c not in values]
+    missing = [c for c in columns if c not in values and c not in _NEW_IN_2]
     if missing:
         raise ResultsError(f"{where}: missing column(s) {', '.join(missing)}")
     out: dict[str, Any] = {}
     try:
         for c in columns:
-            v = values[c]
+            v = values.get(c)
             if c == "bot":
                 if not isinstance(v, str):
                     raise ValueError(v)
@@ -450,8 +500,8 @@ def read_leaderboard_json(path: str | Path) -> tuple[list[Row], dict[str, Any]]:
         raise ResultsError(f"{path}: no such file") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ResultsError(f"{path}: not valid JSON ({exc})") from None
-    if not isinstance(doc, dict) or doc.get("schema") != SCHEMA:
-        raise ResultsError(f"{path}: not a schema-{SCHEMA} leaderboard")
+    if not isinstance(doc, dict) or doc.get("schema") not in (1, LEADERBOARD_SCHEMA):
+        raise ResultsError(f"{path}: not a schema-1 or -{LEADERBOARD_SCHEMA} leaderboard")
     if not isinstance(doc.get("rows"), list) or not isinstance(doc.get("meta", {}), dict):
         raise ResultsError(f"{path}: expected 'rows' (a list) and 'meta' (an object)")
     rows = []
@@ -480,6 +530,7 @@ _CORE_HEADERS = (
     ("rank", "#"),
     ("bot", "bot"),
     ("conservative", "μ−3σ"),
+    ("p_better_next", "P(>next)"),
     ("mu", "μ"),
     ("sigma", "σ"),
     ("matches", "matches"),
@@ -496,13 +547,13 @@ _CORE_HEADERS = (
 def headers_of(columns: Sequence[str]) -> list[tuple[str, str]]:
     """(column, header as shown) in the order of the markdown and console tables: the
     shared columns, the game's stats after ``avg_placement``."""
-    core = dict(_CORE_HEADERS)
+    core = dict(_CORE_HEADERS) | dict.fromkeys(_CIS, "±95%")
     return [(c, core[c] if c in core else _STATS[c].header) for c in _display_order(columns)]
 
 
 def _display_order(columns: Sequence[str]) -> list[str]:
     """The order people see: rank, bot, μ−3σ, μ, σ, then the rest as in the files."""
-    first = ["rank", "bot", "conservative", "mu", "sigma"]
+    first = ["rank", "bot", "conservative", "p_better_next", "mu", "sigma"]
     return [*first, *(c for c in columns if c not in first)]
 
 
@@ -513,6 +564,12 @@ def format_cell(column: str, value: object) -> str:
         return "—"
     if column in _STATS and _STATS[column].percent and isinstance(value, float):
         return f"{value:.1%}"
+    if column == "p_better_next" and isinstance(value, float):
+        return ">99.9%" if value > 0.999 else f"{value:.1%}"
+    if column in _CIS and isinstance(value, float):
+        return f"±{value:.2f}"
+    if column == "wins" and isinstance(value, float) and value.is_integer():
+        return str(int(value))
     if isinstance(value, float):
         return f"{value:.2f}"
     return str(value)

@@ -22,6 +22,7 @@ import tempfile
 import time
 import types
 import typing
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ from arena.games import REGISTRY, Game, game_entry
 from arena.loading import instantiate, load_class, split_options
 from arena.results import MATCHES, SECRET, TOURNAMENT, ResultsDirError, read_jsonl
 from arena.seeding import bot_seed, new_secret, seeded_secret
+from arena.settle import UntilSettled
 from arena.tournament import TournamentPlan, entrant_names
 
 DEFAULT_BOTS = REGISTRY["truf"].default_entrants({})  # the default game's
@@ -69,6 +71,11 @@ class RunConfig:
     external: bool = False  # arena serve: the bots connect on their own (none is started)
     # arena serve --tokens FILE (absolute) / --issue-tokens (relative to the results directory)
     tokens_file: str | None = None
+    # Duplicate deals: each round of the schedule becomes a block of table-size rounds that
+    # play the same fresh deals with the hands rotated among the seats (arena.tournament).
+    duplicate: bool = False
+    # Stop once the leaderboard's order is settled (arena.ratings.settled); rounds: the cap.
+    until_settled: bool = False
     # The entrants' names, in the order of ``bots``, fixed when the run starts (each
     # bot's own name: ``entrant_names_for``); None: the names are ``bots`` made unique.
     names: list[str] | None = None
@@ -244,6 +251,18 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
         raise ConfigError(f"--time-bank must be 0 or more, got {config.time_bank}")
     if config.strikes < 1:
         raise ConfigError(f"--strikes must be at least 1, got {config.strikes}")
+    if config.duplicate:
+        entry = game_entry(config.game)
+        if not entry.duplicate:
+            raise ConfigError(
+                f"--duplicate: {entry.title} does not deal duplicate yet (its matches cannot "
+                "rotate one deal's hands among the seats); drop --duplicate"
+            )
+        if config.deals_file:
+            raise ConfigError(
+                "--duplicate deals fresh deals for every block; a --deals-file fixes the "
+                "deals: give one or the other"
+            )
     game = config.make_game()
     entrants = config.entrants()
     if len(entrants) < game.table_size:
@@ -251,7 +270,13 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
             f"a {game.name} table seats {game.table_size}; {entrants_option} gives only "
             f"{len(entrants)} entrant(s): {', '.join(entrants) or 'none'}"
         )
-    return TournamentPlan(game, entrants, config.rounds, secret, config.strikes)
+    plan = TournamentPlan(
+        game, entrants, config.rounds, secret, config.strikes, duplicate=config.duplicate
+    )
+    if config.until_settled:
+        per_round = Counter(t.round for t in plan.tables())
+        plan.stop = UntilSettled(plan, entrants, per_round)
+    return plan
 
 
 def load_bot(spec: str, seed: str, game: str = "truf") -> Bot:

@@ -43,6 +43,17 @@ def match_key(run_secret: str, match_id: str) -> str:
     return derive(run_secret, "match", match_id)
 
 
+def block_key(run_secret: str, block: int) -> str:
+    """The key every match of duplicate block ``block`` deals from (``--duplicate``): the
+    same deals at every table and rotation of the block, fresh ones for the next."""
+    return derive(run_secret, "block", block)
+
+
+def deal_key(run_secret: str, match_id: str, block: int | None = None) -> str:
+    """The key a match's deals come from: its block's in a duplicate run, else its own."""
+    return match_key(run_secret, match_id) if block is None else block_key(run_secret, block)
+
+
 def bot_seed(run_secret: str, entrant: str) -> str:
     """The seed a bot is started with: its own, and telling nothing of the secret."""
     return derive(run_secret, "bot", entrant)[:32]

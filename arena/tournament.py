@@ -10,16 +10,17 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from arena.bot import Bot, call_hook, has_hook
 from arena.errors import RuleError
 from arena.faults import FaultBook, FaultKind
-from arena.games import REGISTRY, Game
+from arena.games import REGISTRY, DuplicateGame, Game, Match
 from arena.partners import rotate_partners
 from arena.results import ResultsWriter
 from arena.scheduler import Round, Table, schedule
-from arena.seeding import match_key, schedule_seed
+from arena.seeding import block_key, match_key, schedule_seed
+from arena.settle import UntilSettled
 
 
 def entrant_names(bot_names: Sequence[str]) -> list[str]:
@@ -51,6 +52,24 @@ class MatchContext:
     round: int = 1
     table: int = 1
     seed: str = "0"  # the match key (arena.seeding.match_key): the game's only randomness
+    # A duplicate run's block (1-based) and the rotation of its hands (0 .. seats - 1);
+    # ``seed`` is then the block's key (arena.seeding.block_key), shared by its matches.
+    block: int | None = None
+    rotation: int = 0
+
+    def labels(self) -> dict[str, int]:
+        """What a duplicate match's records say of its place: block and rotation."""
+        return {} if self.block is None else {"block": self.block, "rotation": self.rotation}
+
+
+def start_match(game: Game, ctx: MatchContext, names: Sequence[str]) -> Match:
+    """The game's new match for ``ctx``: rotated when it is a duplicate run's."""
+    if ctx.block is None:
+        return game.new_match(match_id=ctx.match_id, seed=ctx.seed, names=names)
+    duplicate = cast(DuplicateGame, game)
+    return duplicate.new_match(
+        match_id=ctx.match_id, seed=ctx.seed, names=names, rotation=ctx.rotation
+    )
 
 
 def finish_match(
@@ -75,9 +94,23 @@ def finish_match(
         "teams": [list(t) for t in teams],
         "totals": list(totals),
         "ranks": list(ranks),
+        **ctx.labels(),
         **game.match_stats(deals),
         **book.summary(),
+        "deal_points": deal_points(deals, len(names)),
     }
+
+
+def deal_points(deals: Sequence[Mapping[str, Any]], seats: int) -> list[list[int]]:
+    """Each deal's points per seat, from the deal records' cumulative per-seat ``totals``
+    (every game's deal record carries them): what rating deal by deal reads."""
+    out: list[list[int]] = []
+    before = [0] * seats
+    for deal in deals:
+        totals = deal["totals"]
+        out.append([totals[s] - before[s] for s in range(seats)])
+        before = list(totals)
+    return out
 
 
 def play_match(
@@ -92,7 +125,7 @@ def play_match(
     """Play one match in-process. A bot that raises, or answers with something
     illegal, gets a strike and its seat plays the fallback; nothing else changes.
     ``on_bot_error(entrant, exc)`` sees every such exception (to show the bot's bugs)."""
-    match = game.new_match(match_id=ctx.match_id, seed=ctx.seed, names=names)
+    match = start_match(game, ctx, names)
     book = FaultBook(len(bots), strike_limit)
     deals: list[dict[str, Any]] = []
     faults: list[dict[str, Any]] = []
@@ -110,6 +143,7 @@ def play_match(
     def on_deal(record: dict[str, Any]) -> None:
         nonlocal faults
         record["faults"], faults = faults, []
+        record.update(ctx.labels())
         deals.append(record)
         for bot in bots:
             if has_hook(bot, "deal_over"):
@@ -145,23 +179,64 @@ class TournamentPlan:
     secret: str
     strike_limit: int = 3
     schedule: list[Round] = field(default_factory=list)
+    # Duplicate deals: each round the scheduler draws becomes a block of ``table_size``
+    # rounds at the same tables, one per rotation of the block's deals (the last block
+    # is cut short at ``rounds``).
+    duplicate: bool = False
+    # --until-settled: asked before each new round, fed each finished match.
+    stop: UntilSettled | None = None
 
     def __post_init__(self) -> None:
         if not self.schedule:
             n, k = len(self.entrants), self.game.table_size
-            self.schedule = schedule(n, k, self.rounds, schedule_seed(self.secret))
+            drawn = -(-self.rounds // k) if self.duplicate else self.rounds
+            self.schedule = schedule(n, k, drawn, schedule_seed(self.secret))
             entry = REGISTRY.get(self.game.name)
             teams = entry.teams(self.game) if entry is not None else None
             if teams is not None:
                 self.schedule = rotate_partners(self.schedule, n, teams)
+            if self.duplicate:
+                self.schedule = blocks_of(self.schedule, k, self.rounds)
 
     def tables(self) -> list[Table]:
         return [t for r in self.schedule for t in r.tables]
 
+    def block_of(self, round_number: int) -> tuple[int, int] | None:
+        """A duplicate run's (block, rotation) of a round; None in any other run."""
+        if not self.duplicate:
+            return None
+        block, rotation = divmod(round_number - 1, self.game.table_size)
+        return block + 1, rotation
+
+    def settles_after(self, round_number: int) -> bool:
+        """Whether ``--until-settled`` may stop after this round: after any round, or in
+        a duplicate run after a block's last rotation (and at the cap)."""
+        place = self.block_of(round_number)
+        last = place is None or place[1] == self.game.table_size - 1
+        return last or round_number == self.rounds
+
     def context(self, table: Table) -> MatchContext:
-        return MatchContext(
-            table.match_id, table.round, table.table, match_key(self.secret, table.match_id)
-        )
+        place = self.block_of(table.round)
+        if place is None:
+            key = match_key(self.secret, table.match_id)
+            return MatchContext(table.match_id, table.round, table.table, key)
+        block, rotation = place
+        key = block_key(self.secret, block)
+        return MatchContext(table.match_id, table.round, table.table, key, block, rotation)
+
+
+def blocks_of(drawn: Sequence[Round], seats: int, rounds: int) -> list[Round]:
+    """Each drawn round played ``seats`` times at the same tables (a duplicate block), the
+    rounds numbered on, cut at ``rounds``."""
+    out: list[Round] = []
+    for base in drawn:
+        for _ in range(seats):
+            number = len(out) + 1
+            if number > rounds:
+                return out
+            tables = tuple(Table(number, t.table, t.seats) for t in base.tables)
+            out.append(Round(number, tables, base.sitting_out))
+    return out
 
 
 OnBotError = Callable[[str, Exception], None]
@@ -226,7 +301,11 @@ def run_in_process(
     done = len(skip)
     with closing((runner or SerialRunner(bots)).play(plan, todo, on_bot_error)) as outcomes:
         for outcome in outcomes:
+            if plan.stop is not None and plan.stop.stop_before(outcome.record["round"]):
+                break  # --until-settled: the order is known (matches in play are dropped)
             writer.write_match(outcome.record, outcome.deals)
+            if plan.stop is not None:
+                plan.stop.add(outcome.record)
             decisions += outcome.decisions
             done += 1
             if on_match is not None:

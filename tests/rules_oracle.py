@@ -255,6 +255,7 @@ MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {
     "faults": dict,
     "disqualified": list,
     "forfeit": list,
+    "deal_points": list,
 }
 FAULT_KEYS = {"seat", "kind", "detail", "deal", "strikes", "disqualified"}
 
@@ -795,6 +796,9 @@ class _Audit:
             )
         if m.get("exact") != exact:
             self.error(mid, None, "exact", f"match exact {m.get('exact')!r}, computed {exact}")
+        scores = [r.get("scores") for r in rs]  # the doc: deal_points are each deal's scores
+        if m.get("deal_points") != scores:
+            self.error(mid, None, "deal_points", f"{m.get('deal_points')!r}, deals say {scores}")
         if m.get("teams") != [[0], [1], [2], [3]]:  # every seat is its own team
             self.error(mid, None, "teams", f"teams {m.get('teams')!r}")
         for f in ("totals", "ranks", "exact"):

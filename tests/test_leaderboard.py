@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import random
+import statistics
 from collections.abc import Sequence
 from dataclasses import fields, replace
 from pathlib import Path
@@ -20,6 +21,7 @@ from arena.leaderboard import (
     LeaderboardRow,
     ResultsError,
     build_leaderboard,
+    interval95,
     load_matches,
     read_csv,
     read_leaderboard_json,
@@ -27,7 +29,7 @@ from arena.leaderboard import (
     write_csv,
     write_json,
 )
-from arena.ratings import Ratings
+from arena.ratings import Ratings, prob_better
 
 
 def record(
@@ -104,11 +106,13 @@ def test_rows_have_the_documented_columns_in_order() -> None:
     assert tuple(f.name for f in fields(LeaderboardRow)) == COLUMNS
 
 
-def test_matches_wins_and_placements_count_shared_first_places() -> None:
-    rows = by_bot(build_leaderboard(sample_records()))
+def test_a_shared_first_place_is_a_fraction_of_a_win_so_wins_add_up_to_matches() -> None:
+    records = sample_records()
+    rows = by_bot(build_leaderboard(records))
     assert {n: r.matches for n, r in rows.items()} == {"a": 2, "b": 3, "c": 2, "d": 2, "e": 2}
-    # r0002: a and e tie for first on 7 and both win
-    assert {n: r.wins for n, r in rows.items()} == {"a": 1, "b": 0, "c": 0, "d": 2, "e": 1}
+    # r0002: a and e tie for first on 7: half a win each
+    assert {n: r.wins for n, r in rows.items()} == {"a": 0.5, "b": 0, "c": 0, "d": 2, "e": 0.5}
+    assert sum(r.wins for r in rows.values()) == len(records)
     assert rows["a"].avg_placement == pytest.approx(1.5)
     assert rows["b"].avg_placement == pytest.approx(10 / 3, abs=1e-3)
     assert rows["c"].avg_placement == pytest.approx(3.0)
@@ -233,7 +237,7 @@ def test_csv_round_trips(tmp_path: Path) -> None:
     with path.open(encoding="utf-8", newline="") as f:
         assert tuple(next(csv.reader(f))) == COLUMNS
     newbie = next(line for line in path.read_text().splitlines() if ",newbie," in line)
-    assert newbie.split(",")[7:10] == ["", "", ""]  # no averages yet
+    assert newbie.split(",")[9:12] == ["", "", ""]  # no averages yet
 
 
 def test_json_round_trips_with_meta_and_rating_parameters(tmp_path: Path) -> None:
@@ -242,7 +246,7 @@ def test_json_round_trips_with_meta_and_rating_parameters(tmp_path: Path) -> Non
     meta = {"matches": 3, "results": "results/x"}
     write_json(rows, path, meta)
     doc = json.loads(path.read_text(encoding="utf-8"))
-    assert doc["schema"] == 1
+    assert doc["schema"] == 2
     assert doc["rating"]["draw_probability"] == pytest.approx(0.02)
     assert doc["rating"]["mu"] == pytest.approx(25.0)
     assert tuple(doc["rows"][0]) == COLUMNS
@@ -271,8 +275,8 @@ def test_writes_leave_no_temporary_files(tmp_path: Path) -> None:
 
 def test_a_leaderboard_json_of_another_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "leaderboard.json"
-    path.write_text(json.dumps({"schema": 2, "rows": [], "meta": {}}), encoding="utf-8")
-    with pytest.raises(ResultsError, match="schema-1"):
+    path.write_text(json.dumps({"schema": 3, "rows": [], "meta": {}}), encoding="utf-8")
+    with pytest.raises(ResultsError, match="schema-1 or -2"):
         read_leaderboard_json(path)
 
 
@@ -355,7 +359,7 @@ def test_a_missing_matches_file_is_a_results_error(tmp_path: Path) -> None:
 def test_markdown_has_a_header_and_a_line_per_entrant() -> None:
     rows = build_leaderboard(sample_records(), ["a", "b", "c", "d", "e", "newbie"])
     lines = to_markdown(rows).splitlines()
-    assert lines[0].startswith("| # | bot | μ−3σ | μ | σ |")
+    assert lines[0].startswith("| # | bot | μ−3σ | P(>next) | μ | σ |")
     assert set(lines[1]) <= set("|-:")
     assert len(lines) == 2 + len(rows)
     assert lines[2].startswith(f"| 1 | {rows[0].bot} |")
@@ -378,3 +382,39 @@ def test_console_table_shows_headers_and_every_bot() -> None:
         assert row.bot in text
     assert "Leaderboard · 3 matches" in text
     assert "%" in text  # exact rate as a percentage
+
+
+def test_a_schema_1_leaderboard_json_is_still_read_without_the_new_columns(
+    tmp_path: Path,
+) -> None:
+    rows = build_leaderboard(sample_records())
+    path = tmp_path / "leaderboard.json"
+    write_json(rows, path, {})
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["schema"] = 1
+    for row in doc["rows"]:
+        del row["p_better_next"], row["avg_score_per_deal_ci95"]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    old, _ = read_leaderboard_json(path)
+    assert [r.bot for r in old] == [r.bot for r in rows]
+    assert all(r.p_better_next is None and r.avg_score_per_deal_ci95 is None for r in old)
+
+
+def test_each_row_says_how_likely_it_is_better_than_the_next_one_down() -> None:
+    rows = build_leaderboard(sample_records())
+    ratings = Ratings()
+    ratings.rate_all(sample_records())
+    for upper, lower in zip(rows, rows[1:], strict=False):
+        want = prob_better(ratings.rating(upper.bot), ratings.rating(lower.bot))
+        assert upper.p_better_next == pytest.approx(want, abs=1e-3)
+        assert upper.p_better_next >= 0.5 - 1e-3  # sorted: the upper row is rated higher
+    assert rows[-1].p_better_next is None
+
+
+def test_score_per_deal_has_a_95_percent_interval_from_the_spread_between_matches() -> None:
+    rows = by_bot(build_leaderboard(sample_records()))
+    # a: +3 in 13 deals and +7 in 13: mean 10/26; matches differ by 4/13 per deal
+    per_deal = [3 / 13, 7 / 13]
+    sd = statistics.stdev(per_deal)
+    assert rows["a"].avg_score_per_deal_ci95 == pytest.approx(1.96 * sd / 2**0.5, abs=1e-3)
+    assert interval95([(5, 13)]) is None  # one match: no spread to measure

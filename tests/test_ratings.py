@@ -14,7 +14,10 @@ from arena.ratings import (
     RatingError,
     RatingParams,
     Ratings,
+    deal_ranks,
+    prob_better,
     rating_ranks,
+    settled,
 )
 
 PRIOR = Rating(25.0, 25.0 / 3)
@@ -234,8 +237,9 @@ def test_the_environment_is_explicit_and_its_parameters_are_exposed() -> None:
     assert params["mu"] == pytest.approx(25.0)
     assert params["sigma"] == pytest.approx(25.0 / 3)
     assert params["beta"] == pytest.approx(25.0 / 6)
-    assert params["tau"] == pytest.approx(25.0 / 300)
+    assert params["tau"] == 0.0  # bots do not change during a tournament (issue 16)
     assert params["draw_probability"] == pytest.approx(0.02)
+    assert params["unit"] == "both" and params["boards"] is False and params["margin"] == 0.0
     # a second environment with other settings does not disturb the first
     rec = record(["a", "b", "c", "d"], [1, 1, 0, 0])
     first = Ratings()
@@ -286,3 +290,141 @@ def test_a_record_without_seats_teams_or_ranks_cannot_be_rated() -> None:
     del rec["teams"], rec["ranks"]
     with pytest.raises(RatingError, match="the record has no teams, ranks"):
         Ratings().rate_match(rec)
+
+
+# --- deal by deal (issue 16) --------------------------------------------------------
+
+
+def with_deals(rec: dict[str, Any], points: Sequence[Sequence[int]]) -> dict[str, Any]:
+    rec["deal_points"] = [list(p) for p in points]
+    rec["totals"] = [sum(p[s] for p in points) for s in range(len(rec["seats"]))]
+    rec["ranks"] = ranks_of(rec["totals"])
+    return rec
+
+
+def test_each_deal_is_ranked_so_many_small_wins_outweigh_one_big_one() -> None:
+    """a takes three deals by a point; b takes one by ten and so the match: rated deal by
+    deal, a rises above b; rated by the match alone, b is above a."""
+    rec = with_deals(record(["a", "b"], [0, 0]), [[1, 0], [1, 0], [1, 0], [0, 10]])
+    assert rec["ranks"] == [2, 1]
+    by_deal = Ratings(RatingParams(unit="deal"))
+    by_deal.rate_match(rec)
+    assert by_deal.rating("a").mu > by_deal.rating("b").mu
+    by_match = Ratings(RatingParams(unit="match"))
+    by_match.rate_match(rec)
+    assert by_match.rating("b").mu > by_match.rating("a").mu
+
+
+def test_both_rates_the_deals_and_then_the_match() -> None:
+    rec = with_deals(record(["a", "b"], [0, 0]), [[1, 0], [0, 3]])
+    both = Ratings(RatingParams(unit="both", tau=0.0))
+    both.rate_match(rec)
+    by_hand = Ratings(RatingParams(unit="match", tau=0.0))
+    for points in rec["deal_points"]:
+        by_hand.rate_match({**record(["a", "b"], points), "deal_points": None})
+    by_hand.rate_match({**rec, "deal_points": None})
+    for name in "ab":
+        assert both.rating(name).mu == pytest.approx(by_hand.rating(name).mu, abs=1e-9)
+
+
+def test_a_match_with_a_disqualified_seat_is_rated_by_its_result_not_deal_by_deal() -> None:
+    rec = with_deals(record(["a", "b"], [0, 0]), [[5, 0], [5, 0]])
+    rec["disqualified"] = [True, False]
+    ratings = Ratings(RatingParams(unit="deal"))
+    ratings.rate_match(rec)
+    assert (
+        ratings.rating("b").mu > ratings.rating("a").mu
+    )  # the fallback's points count for nothing
+
+
+def test_a_record_without_deal_points_is_rated_as_a_match() -> None:
+    rec = record(["a", "b", "c", "d"], [3, -5, 0, 12])
+    by_deal, by_match = Ratings(RatingParams(unit="deal")), Ratings(RatingParams(unit="match"))
+    by_deal.rate_match(rec)
+    by_match.rate_match(rec)
+    assert by_deal.rating("d") == by_match.rating("d")
+
+
+def test_deal_points_of_the_wrong_shape_cannot_be_rated() -> None:
+    rec = with_deals(record(["a", "b"], [0, 0]), [[1, 0]])
+    rec["deal_points"] = [[1, 0, 0]]
+    with pytest.raises(RatingError, match="deal_points must hold 2 points per deal"):
+        Ratings(RatingParams(unit="deal")).rate_match(rec)
+
+
+def test_with_tau_zero_sigma_keeps_shrinking() -> None:
+    """Bots do not change during a tournament: without tau, sigma has no floor."""
+    rng = random.Random(5)
+    sigmas = {}
+    for tau in (0.0, 25.0 / 300):
+        ratings = Ratings(RatingParams(unit="match", tau=tau))
+        for m in range(300):
+            ratings.rate_match(record(["a", "b", "c", "d"], rng.sample(range(4), 4), round=m + 1))
+        sigmas[tau] = ratings.rating("a").sigma
+    assert sigmas[0.0] < 0.6 < sigmas[25.0 / 300]
+
+
+# --- how sure the order is ----------------------------------------------------------
+
+
+def test_prob_better_is_a_half_for_equals_and_symmetric() -> None:
+    a, b = Rating(30.0, 2.0), Rating(27.0, 1.5)
+    assert prob_better(PRIOR, PRIOR) == pytest.approx(0.5)
+    assert prob_better(a, b) + prob_better(b, a) == pytest.approx(1.0)
+    # (30 - 27) / sqrt(2^2 + 1.5^2) = 1.2 standard deviations: Phi(1.2) = 0.8849
+    assert prob_better(a, b) == pytest.approx(0.8849, abs=1e-4)
+    assert prob_better(Rating(26.0, 0.0), Rating(25.0, 0.0)) == 1.0
+
+
+def test_the_order_is_settled_when_every_adjacent_pair_is_95_percent_sure() -> None:
+    apart = [Rating(40.0, 1.0), Rating(35.0, 1.0), Rating(30.0, 1.0)]
+    assert settled(apart)
+    close = [Rating(40.0, 1.0), Rating(35.0, 1.0), Rating(34.0, 1.0)]
+    assert not settled(close)  # 35 over 34: Phi(0.71) = 0.76
+    assert settled([Rating(25.0, 8.0)])  # one entrant: nothing to order
+
+
+# --- duplicate boards ---------------------------------------------------------------
+
+
+def duplicate_block(points: Sequence[Sequence[int]]) -> list[dict[str, Any]]:
+    """One block at one table, four rotations of one deal; ``points[r]`` per seat."""
+    out = []
+    for turn, pts in enumerate(points):
+        rec = with_deals(record(["a", "b", "c", "d"], [0] * 4, round=turn + 1), [pts])
+        rec["block"], rec["rotation"] = 1, turn
+        out.append(rec)
+    return out
+
+
+def test_boards_compare_the_seats_that_held_the_same_hand() -> None:
+    """Hand 0 scores 10 whoever holds it; a did best with every hand it held."""
+    block = duplicate_block(
+        [[10, 0, 0, 0], [0, 0, 0, 10], [0, 0, 10, 0], [0, 10, 0, 0]]  # hand 0 moves round
+    )
+    for rec in block:  # a, always in seat 0, takes a point more than the others would
+        rec["deal_points"][0][0] += 1
+    boards = Ratings(RatingParams(unit="deal", tau=0.0, boards=True))
+    for rec in block[:3]:
+        boards.rate_match(rec)
+        assert boards.pending() and "a" not in boards  # the block waits for its last rotation
+    boards.rate_match(block[3])
+    assert boards.pending() == 0
+    assert boards.rating("a").mu > max(boards.rating(n).mu for n in "bcd")
+
+
+def test_a_block_cut_short_is_rated_deal_by_deal_at_the_end() -> None:
+    block = duplicate_block([[3, 0, 0, 0], [0, 2, 0, 0]])
+    boards = Ratings(RatingParams(unit="deal", tau=0.0, boards=True))
+    boards.rate_all(block)
+    deals = Ratings(RatingParams(unit="deal", tau=0.0))
+    deals.rate_all(block)
+    for name in "abcd":
+        assert boards.rating(name) == deals.rating(name)
+
+
+def test_a_margin_makes_a_close_deal_a_draw() -> None:
+    rec = with_deals(record(["a", "b", "c", "d"], [0] * 4), [[5, 4, 1, -6]])
+    assert deal_ranks(rec, 0) == [1, 2, 3, 4]
+    assert deal_ranks(rec, 0, margin=2.0) == [1, 1, 3, 4]  # b within 2 of a; c 3 below b
+    assert deal_ranks(rec, 0, margin=3.0) == [1, 1, 1, 4]  # a chain: c within 3 of b

@@ -72,3 +72,21 @@ def test_the_doc_says_how_each_fault_kind_is_counted_in_matches() -> None:
     assert set(re.findall(r"`([a-z_]+)`", replay_row.split("`kind` is")[1])) == {
         k.value for k in FaultKind
     }
+
+
+def duplicate_fields() -> set[str]:
+    """The fields the doc's Duplicate runs section lists (``- `name` (type)``)."""
+    body = DOC.read_text(encoding="utf-8").split("## Duplicate runs", 1)[1].split("\n## ", 1)[0]
+    return set(re.findall(r"^- `([a-z_]+)` \(", body, flags=re.MULTILINE))
+
+
+def test_a_duplicate_run_adds_exactly_the_documented_block_fields(tmp_path: Path) -> None:
+    args = ["tournament", "--in-process", "--rounds", "2", "--duplicate", "--seed", "1"]
+    result = CliRunner().invoke(app, [*args, "--results", str(tmp_path), "--quiet"])
+    assert result.exit_code == 0, result.output
+    extra = duplicate_fields()
+    assert extra == {"block", "rotation"}
+    for record in read_jsonl(tmp_path / "replays.jsonl"):
+        assert set(record) == documented_fields("replays.jsonl") | extra
+    for record in read_jsonl(tmp_path / "matches.jsonl"):
+        assert set(record) == documented_fields("matches.jsonl") | extra

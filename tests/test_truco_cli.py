@@ -89,8 +89,9 @@ def test_a_truco_tournament_finishes_writes_its_files_and_replays_exactly(run_at
 
 def test_the_leaderboard_has_truco_columns_and_no_truf_ones(run_at: Path) -> None:
     stats = [s.name for s in REGISTRY["truco"].stats]
+    stats.insert(1, "points_for_per_hand_ci95")  # the points column's 95% interval
     header = (run_at / "leaderboard.csv").read_text().splitlines()[0].split(",")
-    assert header[8 : 8 + len(stats)] == stats
+    assert header[9 : 9 + len(stats)] == stats
     assert "exact_rate" not in header and "avg_score_per_deal" not in header
     for fmt in ("csv", "json", "markdown", "table"):
         code, text = arena("leaderboard", str(run_at), "--format", fmt)
@@ -99,7 +100,7 @@ def test_the_leaderboard_has_truco_columns_and_no_truf_ones(run_at: Path) -> Non
     rows = build_leaderboard(load_matches(run_at / "matches.jsonl"))
     doc = json.loads(to_json(rows, {}))
     assert list(doc["rows"][0]) == header
-    assert "| for/hand | against/hand |" in to_markdown(rows)
+    assert "| for/hand | ±95% | against/hand |" in to_markdown(rows)
     assert to_csv(rows) == (run_at / "leaderboard.csv").read_text()
 
 

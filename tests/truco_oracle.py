@@ -229,6 +229,7 @@ MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {
     "faults": dict,
     "disqualified": list,
     "forfeit": list,
+    "deal_points": list,
     "deals": int,
     "points_against": list,
     "envido_points": list,
@@ -677,6 +678,13 @@ class _Audit(rules_oracle._Audit):
             if m.get(key) != want:
                 self.error(mid, None, "match stats", f"{key} {m.get(key)!r}, computed {want}")
         self.match_faults(mid, m, tally, disqualified)
+        before, points = [0] * n, []
+        for line in lines:  # the doc: each hand's points per seat, from the hands' totals
+            totals = line.get("totals") or before
+            points.append([totals[s] - before[s] for s in range(n)])
+            before = list(totals)
+        if m.get("deal_points") != points:
+            self.error(mid, None, "match stats", f"deal_points {m.get('deal_points')!r}")
         forfeit = m.get("forfeit")
         if not (isinstance(forfeit, list) and len(forfeit) == n):
             self.doc(mid, None, "match fields", f"forfeit {forfeit!r}")

@@ -170,6 +170,12 @@ async def run_schedule(
         for table in list(queue):
             if len(running) >= max_tables:
                 break
+            if plan.stop is not None:  # --until-settled: a new round waits for the last
+                if not plan.stop.complete_before(table.round):
+                    break
+                if plan.stop.stop_before(table.round):
+                    queue.clear()
+                    break
             names = [plan.entrants[i] for i in table.seats]
             if all(busy[n] < entrants[n].capacity for n in names):
                 queue.remove(table)
@@ -184,6 +190,8 @@ async def run_schedule(
                     )
                 )
                 running[task] = names
+        if not running and not queue:  # --until-settled stopped the run
+            break
         if not running:  # nothing fits: should not happen, capacities are >= 1
             raise HostError("no table can start: every entrant is busy")
         try:
@@ -198,6 +206,8 @@ async def run_schedule(
                 busy[n] -= 1
             outcome = task.result()
             writer.write_match(outcome.record, outcome.deals)
+            if plan.stop is not None:
+                plan.stop.add(outcome.record)
             decisions += outcome.decisions
             on_match(outcome, decisions)
     return decisions

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 from arena.errors import RuleError
 from arena.faults import FaultBook, FaultKind
 from arena.games import Game
-from arena.tournament import MatchContext, MatchOutcome, finish_match
+from arena.tournament import MatchContext, MatchOutcome, finish_match, start_match
 
 
 class BotFault(Exception):
@@ -79,7 +79,7 @@ async def play_remote_match(
     strike_limit: int = 3,
 ) -> MatchOutcome:
     names = [link.name for link in links]
-    match = game.new_match(match_id=ctx.match_id, seed=ctx.seed, names=names)
+    match = start_match(game, ctx, names)
     book = FaultBook(len(links), strike_limit)
     deals: list[dict[str, Any]] = []
     faults: list[dict[str, Any]] = []
@@ -123,6 +123,7 @@ async def play_remote_match(
         if match.finished:
             for rec in match.finished:
                 rec["faults"], faults = faults, []
+                rec.update(ctx.labels())
                 deals.append(rec)
                 await asyncio.gather(
                     *(link.notify_deal(ctx=ctx, seat=s, record=rec) for s, link in enumerate(links))

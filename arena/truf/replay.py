@@ -216,11 +216,15 @@ def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
         if rec.get("deal_source", "seed") != "seed":
             continue
         where = f"match {rec['match']} deal {rec['deal']}"
+        turn = rec.get("rotation", 0)  # a duplicate deal's (arena.games.DuplicateGame)
+        if not isinstance(turn, int) or isinstance(turn, bool) or not 0 <= turn < len(rec["hands"]):
+            raise ReplayMismatch(f"{where}: rotation must be a seat number, got {turn!r}")
         masks, _ = seeded_deal(key, int(rec["deal"]))
+        masks = masks[turn:] + masks[:turn]
         logged = [mask_of(Card.parse(c) for c in hand) for hand in rec["hands"]]
         if logged != masks:
             raise ReplayMismatch(f"{where}: the hands are not the ones the run's secret deals")
-        if rec["deal"] == 1 and rec["dealer"] != first_dealer(key):
+        if rec["deal"] == 1 and rec["dealer"] != (first_dealer(key) - turn) % len(masks):
             raise ReplayMismatch(f"{where}: the dealer is not the one the run's secret draws")
         checked += 1
     return checked

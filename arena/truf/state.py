@@ -176,8 +176,12 @@ class TrufMatch:
         seed: int | str = 0,
         names: Sequence[str] | None = None,
         deals: Sequence[DealSpec] | None = None,
+        rotation: int = 0,
     ) -> None:
         self.rules = rules or TrufRules()
+        # Duplicate deals: seat s holds what seat s + rotation holds in the seed's deal,
+        # and the first dealer turns with the hands (arena.games.DuplicateGame).
+        self.rotation = rotation % SEATS
         self.match_id = match_id
         self.seed = seed
         self.names = tuple(names) if names is not None else tuple(f"seat{s}" for s in range(SEATS))
@@ -200,7 +204,7 @@ class TrufMatch:
         self.totals = [0] * SEATS
         self.deal_no = 0
         # ``seed`` is the match key (arena.seeding): secret unless the run gave --seed.
-        self.dealer = first_dealer(str(seed))
+        self.dealer = (first_dealer(str(seed)) - self.rotation) % SEATS
         self.phase = _BID
         self._pub = None
         self._start_deal()
@@ -634,6 +638,7 @@ class TrufMatch:
             redeals, source = 0, given.source
         else:
             hands, redeals = seeded_deal(str(self.seed), deal)
+            hands = hands[self.rotation :] + hands[: self.rotation]
             source = "seed"
         self._dir = direction
         self._next = tuple((s + direction) % SEATS for s in range(SEATS))
