@@ -27,6 +27,7 @@ import re
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 import grpc
@@ -38,7 +39,7 @@ sys.path.insert(0, str(ROOT))
 from arena._proto.truf.arena.v1 import arena_pb2 as pb  # noqa: E402
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc  # noqa: E402
 from arena._proto.truf.arena.v1 import truf_pb2 as truf_pb  # noqa: E402
-from arena.games import make_game  # noqa: E402
+from arena.games import Game, make_game  # noqa: E402
 from arena.referee.host import wait_for_entrants  # noqa: E402
 from arena.referee.server import Referee, start_server  # noqa: E402
 from arena.referee.table import play_remote_match  # noqa: E402
@@ -146,24 +147,32 @@ class Mistaken(Recorder):
         return msg
 
 
-async def record(
-    bot: type[Recorder] = Recorder, timeout: float = 5.0, strikes: int = 3
-) -> Recorder:
-    """Seat 0's bot, with its log, after one classic match of one deal against three
-    index-0 bots."""
-    tokens = {f"token-{s}": f"bot{s}" for s in range(4)}
-    referee = Referee(tokens=tokens, decision_timeout=timeout, strike_limit=strikes)
+async def record_match(
+    game: Game,
+    tokens: Mapping[str, str],
+    make_bot: Callable[[str, str, str], Recorder],
+    *,
+    seed: str,
+    timeout: float = 5.0,
+    strikes: int = 3,
+) -> list[Recorder]:
+    """Start the real referee for ``game`` on a free loopback port, connect one bot per
+    token (``make_bot(address, token, name)``, seated in token order), play one match
+    "r0001-t01" from ``seed``, say goodbye and stop: the bots, with their logs. Every
+    transcript script records through this."""
+    referee = Referee(
+        tokens=dict(tokens), decision_timeout=timeout, strike_limit=strikes, game=game.name
+    )
     server, port = await start_server(referee, "127.0.0.1:0")
-    bots = [(bot if s == 0 else Recorder)(f"127.0.0.1:{port}", t, n)
-            for s, (t, n) in enumerate(tokens.items())]  # fmt: skip
+    bots = [make_bot(f"127.0.0.1:{port}", t, n) for t, n in tokens.items()]
     try:
         for n, bot in enumerate(bots, 1):  # one at a time, so seats follow the token order
             bot.start()
             await wait_for_entrants(referee, n, [], 30)
         await play_remote_match(
-            make_game(rules=TrufRules(deals=1)),
+            game,
             referee.entrants,
-            ctx=MatchContext("r0001-t01", seed="transcript"),
+            ctx=MatchContext("r0001-t01", seed=seed),
             strike_limit=strikes,
         )
         await referee.goodbye()
@@ -172,6 +181,27 @@ async def record(
         await server.stop(1)
     for bot in bots:
         bot.join(10)
+    return bots
+
+
+async def record(
+    bot: type[Recorder] = Recorder, timeout: float = 5.0, strikes: int = 3
+) -> Recorder:
+    """Seat 0's bot, with its log, after one classic match of one deal against three
+    index-0 bots."""
+    tokens = {f"token-{s}": f"bot{s}" for s in range(4)}
+
+    def make(address: str, token: str, name: str) -> Recorder:
+        return (bot if token == "token-0" else Recorder)(address, token, name)
+
+    bots = await record_match(
+        make_game(rules=TrufRules(deals=1)),
+        tokens,
+        make,
+        seed="transcript",
+        timeout=timeout,
+        strikes=strikes,
+    )
     return bots[0]
 
 

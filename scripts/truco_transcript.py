@@ -29,6 +29,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 from transcript import (  # noqa: E402
     Recorder,
     message_text,
+    record_match,
     replace_between,
     write_or_check,
 )
@@ -36,10 +37,6 @@ from transcript import (  # noqa: E402
 from arena._proto.truf.arena.v1 import arena_pb2 as pb  # noqa: E402
 from arena._proto.truf.arena.v1 import truco_pb2 as tpb  # noqa: E402
 from arena.games import make_game  # noqa: E402
-from arena.referee.host import wait_for_entrants  # noqa: E402
-from arena.referee.server import Referee, start_server  # noqa: E402
-from arena.referee.table import play_remote_match  # noqa: E402
-from arena.tournament import MatchContext  # noqa: E402
 from arena.truco.rules import TrucoRules  # noqa: E402
 
 GUIDE = ROOT / "docs" / "protocol.md"
@@ -77,26 +74,14 @@ class Caller(Recorder):
 async def record() -> Caller:
     """Seat 0's bot, with its log, after a two-seat Truco match to 15."""
     tokens = {"token-0": "envido-caller", "token-1": "truco-caller"}
-    referee = Referee(tokens=tokens, decision_timeout=5.0, game="truco")
-    server, port = await start_server(referee, "127.0.0.1:0")
-    opens = (tpb.TRUCO_CALL_ENVIDO, tpb.TRUCO_CALL_TRUCO)
-    bots = [Caller(f"127.0.0.1:{port}", t, n, o)
-            for (t, n), o in zip(tokens.items(), opens, strict=True)]  # fmt: skip
-    try:
-        for n, bot in enumerate(bots, 1):  # one at a time, so seats follow the token order
-            bot.start()
-            await wait_for_entrants(referee, n, [], 30)
-        await play_remote_match(
-            make_game("truco", rules=TrucoRules(seats=2, points=15)),
-            referee.entrants,
-            ctx=MatchContext("r0001-t01", seed="truco-transcript"),
-        )
-        await referee.goodbye()
-        await referee.wait_all_gone(10)
-    finally:
-        await server.stop(1)
-    for bot in bots:
-        bot.join(10)
+    opens = {"token-0": tpb.TRUCO_CALL_ENVIDO, "token-1": tpb.TRUCO_CALL_TRUCO}
+    bots = await record_match(
+        make_game("truco", rules=TrucoRules(seats=2, points=15)),
+        tokens,
+        lambda address, token, name: Caller(address, token, name, opens[token]),
+        seed="truco-transcript",
+    )
+    assert isinstance(bots[0], Caller)
     return bots[0]
 
 
