@@ -1,0 +1,84 @@
+"""Every Ruff and Trump decision as a small immutable value with a text form that
+round-trips: ``Announce(number)`` (F4), ``Discard(cards)`` (the rubber's four, F5) and
+``Play(card)`` (F7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from arena.cards import Card, CardError
+from arena.errors import ActionFormatError
+from arena.ruff.rules import RUB_CARDS
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Announce:
+    """A seat's ruff announcement: 0 up to its true ruff (F4)."""
+
+    number: int
+    kind = "announce"
+
+    def __str__(self) -> str:
+        return f"announce {self.number}"
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Discard:
+    """The rubber's four discards (F5), held in card order whatever order they are given."""
+
+    cards: tuple[Card, ...]
+    kind = "discard"
+
+    def __post_init__(self) -> None:
+        cards = tuple(sorted(Card.parse(str(c)) if not isinstance(c, Card) else c
+                             for c in self.cards))  # fmt: skip
+        if len(cards) != RUB_CARDS or len(set(cards)) != RUB_CARDS:
+            raise ActionFormatError(
+                f"a discard is {RUB_CARDS} different cards, not {' '.join(map(str, cards))!r}"
+            )
+        object.__setattr__(self, "cards", cards)
+
+    def __str__(self) -> str:
+        return "discard " + " ".join(c.code for c in self.cards)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Play:
+    """Play one card to the open trick (F7)."""
+
+    card: Card
+    kind = "play"
+
+    def __str__(self) -> str:
+        return f"play {self.card.code}"
+
+
+Action = Announce | Discard | Play
+
+
+def sort_key(action: Action) -> tuple[int, tuple[int, ...]]:
+    """Legal lists are sorted by this: announcements by number, discards by their cards
+    (in card order, ``arena.cards``), plays by card. Only one kind is ever legal at once."""
+    if isinstance(action, Announce):
+        return (0, (action.number,))
+    if isinstance(action, Discard):
+        return (1, tuple(action.cards))
+    return (2, (action.card,))
+
+
+def parse_action(text: str) -> Action:
+    """Read the text form: ``announce 17``, ``discard 2C 3C 7D TH``, ``play AS``."""
+    words = text.split()
+    try:
+        if len(words) == 2 and words[0] == "announce" and words[1].isdigit():
+            return Announce(int(words[1]))
+        if len(words) == 2 and words[0] == "play":
+            return Play(Card.parse(words[1]))
+        if len(words) == 1 + RUB_CARDS and words[0] == "discard":
+            return Discard(tuple(Card.parse(w) for w in words[1:]))
+    except (CardError, ActionFormatError) as exc:
+        raise ActionFormatError(f"cannot read Ruff action {text!r}: {exc}") from None
+    raise ActionFormatError(
+        f"cannot read Ruff action {text!r}: expected 'announce <number>', "
+        "'discard <card> <card> <card> <card>' or 'play <card>'"
+    )
