@@ -87,5 +87,6 @@ def test_the_registry_names_each_games_branch_and_refuses_unknown_games() -> Non
         assert codec.game == name
         for message in (pb.DecisionRequest, pb.Answer, pb.DealResult):
             assert message.DESCRIPTOR.fields_by_name[codec.branch].number == codec.field
-    with pytest.raises(ValueError, match="no wire codec for game 'ruff'"):
-        codec_for("ruff")
+    assert set(CODECS) == {"truf", "truco", "ruff"}
+    with pytest.raises(ValueError, match="no wire codec for game 'whist'; there are: truf, "):
+        codec_for("whist")

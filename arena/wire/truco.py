@@ -30,6 +30,7 @@ from arena.truco.actions import (
 from arena.truco.calls import EnvidoCall, TrucoCall
 from arena.truco.cards import Card, codes
 from arena.truco.view import PlayView, TrickView, TrucoView
+from arena.wire.common import enum_name
 
 CALL_TO: dict[TrucoCall | EnvidoCall, int] = {
     TrucoCall.TRUCO: pb.TRUCO_CALL_TRUCO,
@@ -109,7 +110,7 @@ def action_from_proto(msg: pb.TrucoAction) -> Action:
         call = CALL_FROM.get(msg.call)
         if call is None:
             raise ActionFormatError(
-                f"cannot read Truco action: call is {_enum_name(pb.TrucoCall, msg.call)}; "
+                f"cannot read Truco action: call is {enum_name(pb.TrucoCall, msg.call)}; "
                 "expected one of TRUCO_CALL_TRUCO .. TRUCO_CALL_FALTA_ENVIDO"
             )
         return Call(call)
@@ -119,7 +120,7 @@ def action_from_proto(msg: pb.TrucoAction) -> Action:
         if msg.answer == pb.TRUCO_ANSWER_NO_QUIERO:
             return NO_QUIERO
         raise ActionFormatError(
-            f"cannot read Truco action: answer is {_enum_name(pb.TrucoAnswer, msg.answer)}; "
+            f"cannot read Truco action: answer is {enum_name(pb.TrucoAnswer, msg.answer)}; "
             "expected TRUCO_ANSWER_QUIERO or TRUCO_ANSWER_NO_QUIERO"
         )
     if kind == "declare":
@@ -129,13 +130,6 @@ def action_from_proto(msg: pb.TrucoAction) -> Action:
     if kind == "mazo":
         return MAZO
     raise ActionFormatError(f"cannot read Truco action: no action set ({_ACTIONS})")
-
-
-def _enum_name(enum: Any, number: int) -> str:
-    try:
-        return str(enum.Name(number))
-    except ValueError:
-        return f"the unknown value {number}"
 
 
 # -------------------------------------------------------------------- views
