@@ -5,9 +5,10 @@ Works on 52-bit masks; suits are 13-bit slices (see ``arena.cards``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from arena.cards import SUIT_MASKS
+from arena.tricks import trick_winner
+
+__all__ = ["legal_play_mask", "trick_winner"]  # trick_winner is shared (arena.tricks)
 
 
 def legal_play_mask(
@@ -25,18 +26,3 @@ def legal_play_mask(
         return hand
     # C10: no trump lead until broken, unless the leader holds only trumps.
     return hand & ~SUIT_MASKS[trump] or hand
-
-
-def trick_winner(cards: Sequence[tuple[int, int]], trump: int | None) -> int:
-    """The seat that wins a closed trick of ``(seat, card)`` pairs in play order (C12, T5)."""
-    led = cards[0][1] // 13
-    best_seat, best_card = cards[0]
-    best_trump = trump is not None and led == trump
-    for seat, card in cards[1:]:
-        suit = card // 13
-        if suit == trump:
-            if not best_trump or card > best_card:
-                best_seat, best_card, best_trump = seat, card, True
-        elif not best_trump and suit == led and card > best_card:
-            best_seat, best_card = seat, card
-    return best_seat
