@@ -227,18 +227,9 @@ def decision_from_bytes(data: bytes) -> tuple[RuffView, tuple[Action, ...]]:
 
 # ------------------------------------------------------------------ deal results
 
-# The public part of a deal's record (docs/results.md) that a DealResult carries: never
-# the hands, the head, the true ruffs or the discards (F11).
-PUBLIC_KEYS = (
-    "deal", "dealer", "eldest", "turned", "trump", "ended", "announcements", "ruff_winner",
-    "rubber", "shown", "tricks", "cards_won", "ruff_points", "card_points", "points",
-    "scores_before", "scores", "totals",
-)  # fmt: skip
-
-
 def fill_deal_result(msg: pb.RuffDealResult, record: Mapping[str, Any]) -> None:
     """Fill ``msg`` from a deal's replay record (``arena.ruff.replay``): its public part
-    only (``PUBLIC_KEYS``), the same for every seat (F11)."""
+    only (``PUBLIC_DEAL_KEYS``), the same for every seat (F11)."""
     try:
         msg.dealer = record["dealer"]
         msg.eldest = record["eldest"]
@@ -268,7 +259,7 @@ def fill_deal_result(msg: pb.RuffDealResult, record: Mapping[str, Any]) -> None:
 
 
 def deal_result_from_proto(msg: pb.RuffDealResult, deal: int) -> dict[str, Any]:
-    """What a bot's ``deal_over`` hook gets: the record's ``PUBLIC_KEYS``, rebuilt from
+    """What a bot's ``deal_over`` hook gets: ``arena.ruff.replay.public_deal``, rebuilt from
     the message (``deal``: the DealResult's)."""
     shown = msg.shown if msg.HasField("shown") else None
     return {

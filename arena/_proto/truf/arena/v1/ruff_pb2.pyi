@@ -99,7 +99,7 @@ class RuffSide(_message.Message):
     def __init__(self, seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class RuffView(_message.Message):
-    __slots__ = ("match_id", "deal", "seat", "names", "form", "sides", "hand_size", "set_points", "scores", "dealer", "eldest", "turned", "trump", "to_act", "phase", "hand", "dealt", "ruff", "announcements", "ruff_winner", "rubber", "taken", "discards", "shown", "tricks", "trick", "cards_won")
+    __slots__ = ("match_id", "deal", "seat", "names", "form", "sides", "hand_size", "set_points", "scores", "dealer", "eldest", "turned", "trump", "to_act", "phase", "hand", "dealt", "announcements", "ruff_winner", "rubber", "taken", "discards", "shown", "tricks", "trick", "cards_won")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
@@ -117,7 +117,6 @@ class RuffView(_message.Message):
     PHASE_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     DEALT_FIELD_NUMBER: _ClassVar[int]
-    RUFF_FIELD_NUMBER: _ClassVar[int]
     ANNOUNCEMENTS_FIELD_NUMBER: _ClassVar[int]
     RUFF_WINNER_FIELD_NUMBER: _ClassVar[int]
     RUBBER_FIELD_NUMBER: _ClassVar[int]
@@ -144,7 +143,6 @@ class RuffView(_message.Message):
     phase: RuffPhase
     hand: _containers.RepeatedScalarFieldContainer[str]
     dealt: _containers.RepeatedScalarFieldContainer[str]
-    ruff: int
     announcements: _containers.RepeatedCompositeFieldContainer[RuffAnnouncement]
     ruff_winner: int
     rubber: int
@@ -154,7 +152,7 @@ class RuffView(_message.Message):
     tricks: _containers.RepeatedCompositeFieldContainer[RuffTrick]
     trick: _containers.RepeatedCompositeFieldContainer[RuffPlayedCard]
     cards_won: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, match_id: _Optional[str] = ..., deal: _Optional[int] = ..., seat: _Optional[int] = ..., names: _Optional[_Iterable[str]] = ..., form: _Optional[_Union[RuffForm, str]] = ..., sides: _Optional[_Iterable[_Union[RuffSide, _Mapping]]] = ..., hand_size: _Optional[int] = ..., set_points: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., eldest: _Optional[int] = ..., turned: _Optional[str] = ..., trump: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., phase: _Optional[_Union[RuffPhase, str]] = ..., hand: _Optional[_Iterable[str]] = ..., dealt: _Optional[_Iterable[str]] = ..., ruff: _Optional[int] = ..., announcements: _Optional[_Iterable[_Union[RuffAnnouncement, _Mapping]]] = ..., ruff_winner: _Optional[int] = ..., rubber: _Optional[int] = ..., taken: _Optional[_Iterable[str]] = ..., discards: _Optional[_Iterable[str]] = ..., shown: _Optional[_Union[RuffShown, _Mapping]] = ..., tricks: _Optional[_Iterable[_Union[RuffTrick, _Mapping]]] = ..., trick: _Optional[_Iterable[_Union[RuffPlayedCard, _Mapping]]] = ..., cards_won: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., deal: _Optional[int] = ..., seat: _Optional[int] = ..., names: _Optional[_Iterable[str]] = ..., form: _Optional[_Union[RuffForm, str]] = ..., sides: _Optional[_Iterable[_Union[RuffSide, _Mapping]]] = ..., hand_size: _Optional[int] = ..., set_points: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., eldest: _Optional[int] = ..., turned: _Optional[str] = ..., trump: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., phase: _Optional[_Union[RuffPhase, str]] = ..., hand: _Optional[_Iterable[str]] = ..., dealt: _Optional[_Iterable[str]] = ..., announcements: _Optional[_Iterable[_Union[RuffAnnouncement, _Mapping]]] = ..., ruff_winner: _Optional[int] = ..., rubber: _Optional[int] = ..., taken: _Optional[_Iterable[str]] = ..., discards: _Optional[_Iterable[str]] = ..., shown: _Optional[_Union[RuffShown, _Mapping]] = ..., tricks: _Optional[_Iterable[_Union[RuffTrick, _Mapping]]] = ..., trick: _Optional[_Iterable[_Union[RuffPlayedCard, _Mapping]]] = ..., cards_won: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class RuffDiscardChoice(_message.Message):
     __slots__ = ("count",)
