@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import grpc
 from google.protobuf import text_format
@@ -238,6 +239,33 @@ def render(log: list[tuple[str, object]]) -> str:
         one_line = i not in full
         body = message_text(msg, one_line)
         parts.append(f"# {direction}\n{body}" + ("\n" if one_line else ""))
+    return "\n".join(parts)
+
+
+def render_first_deal(
+    log: list[tuple[str, Any]], feature: Callable[[Any], str | None], skipped: str
+) -> str:
+    """A game's first deal: every message up to its DealResult, then (after the line
+    ``skipped``) the match's end. The first message of each kind is laid out in full, and
+    so is the first decision request of each ``feature`` (a name, or None); every other
+    message takes one line."""
+    first = next(i for i, (_, m) in enumerate(log) if m.WhichOneof("message") == "deal_result")
+    kinds: set[str | None] = set()
+    parts = []
+    for i, (direction, msg) in enumerate(log):
+        kind = msg.WhichOneof("message")
+        if i > first and kind not in ("match_result", "tournament_over"):
+            continue
+        full = kind not in kinds
+        kinds.add(kind)
+        if kind == "decision_request" and (name := feature(msg)) is not None:
+            full = full or name not in kinds
+            kinds.add(name)
+        if i == first + 1 or (i > first and kind == "match_result" and "skipped" not in kinds):
+            kinds.add("skipped")
+            parts.append(f"{skipped}\n")
+        body = message_text(msg, one_line=not full)
+        parts.append(f"# {direction}\n{body}" + ("" if full else "\n"))
     return "\n".join(parts)
 
 

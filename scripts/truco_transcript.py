@@ -28,8 +28,8 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from transcript import (  # noqa: E402
     Recorder,
-    message_text,
     record_match,
+    render_first_deal,
     replace_between,
     write_or_check,
 )
@@ -86,25 +86,13 @@ async def record() -> Caller:
 
 
 def render(log: list[tuple[str, pb.PlayRequest | pb.PlayResponse]]) -> str:
-    """The first hand: up to its DealResult, then the match's end, one line each."""
-    first = next(i for i, (_, m) in enumerate(log) if m.WhichOneof("message") == "deal_result")
-    kinds: set[str | None] = set()
-    parts = []
-    for i, (direction, msg) in enumerate(log):
-        kind = msg.WhichOneof("message")
-        if i > first and kind not in ("match_result", "tournament_over"):
-            continue
-        full = kind not in kinds
-        kinds.add(kind)
-        if kind == "decision_request" and msg.decision_request.truco.view.asked in ANSWERING:
-            full = full or "answering" not in kinds
-            kinds.add("answering")
-        if i == first + 1 or (i > first and kind == "match_result" and "skipped" not in kinds):
-            kinds.add("skipped")
-            parts.append("# … the other hands of the match …\n")
-        body = message_text(msg, one_line=not full)
-        parts.append(f"# {direction}\n{body}" + ("" if full else "\n"))
-    return "\n".join(parts)
+    """The first hand, with the first request to answer a call laid out in full."""
+
+    def answering(msg: pb.PlayResponse) -> str | None:
+        asked = msg.decision_request.truco.view.asked
+        return "answering" if asked in ANSWERING else None
+
+    return render_first_deal(log, answering, "# … the other hands of the match …")
 
 
 def section(transcript: str) -> str:
