@@ -120,7 +120,7 @@ def fill_view(msg: pb.RuffView, view: RuffView) -> None:
     msg.form = FORM_TO[view.form]
     for team in view.teams:
         msg.sides.add().seats.extend(team)
-    msg.hand_size = view.hand_size
+    msg.cards_per_seat = view.hand_size
     msg.set_points = view.set_points
     msg.scores.extend(view.scores)
     msg.dealer = view.dealer
@@ -190,7 +190,7 @@ def view_from_proto(msg: pb.RuffView) -> RuffView:
         form=FORM_FROM[msg.form],
         teams=tuple(tuple(side.seats) for side in msg.sides),
         set_points=msg.set_points,
-        hand_size=msg.hand_size,
+        hand_size=msg.cards_per_seat,
         dealer=msg.dealer,
         eldest=msg.eldest,
         phase=PHASE_FROM[msg.phase],

@@ -99,14 +99,14 @@ class RuffSide(_message.Message):
     def __init__(self, seats: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class RuffView(_message.Message):
-    __slots__ = ("match_id", "deal", "seat", "names", "form", "sides", "hand_size", "set_points", "scores", "dealer", "eldest", "turned", "trump", "to_act", "phase", "hand", "dealt", "announcements", "ruff_winner", "rubber", "taken", "discards", "shown", "tricks", "trick", "cards_won")
+    __slots__ = ("match_id", "deal", "seat", "names", "form", "sides", "cards_per_seat", "set_points", "scores", "dealer", "eldest", "turned", "trump", "to_act", "phase", "hand", "dealt", "announcements", "ruff_winner", "rubber", "taken", "discards", "shown", "tricks", "trick", "cards_won")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     NAMES_FIELD_NUMBER: _ClassVar[int]
     FORM_FIELD_NUMBER: _ClassVar[int]
     SIDES_FIELD_NUMBER: _ClassVar[int]
-    HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
+    CARDS_PER_SEAT_FIELD_NUMBER: _ClassVar[int]
     SET_POINTS_FIELD_NUMBER: _ClassVar[int]
     SCORES_FIELD_NUMBER: _ClassVar[int]
     DEALER_FIELD_NUMBER: _ClassVar[int]
@@ -132,7 +132,7 @@ class RuffView(_message.Message):
     names: _containers.RepeatedScalarFieldContainer[str]
     form: RuffForm
     sides: _containers.RepeatedCompositeFieldContainer[RuffSide]
-    hand_size: int
+    cards_per_seat: int
     set_points: int
     scores: _containers.RepeatedScalarFieldContainer[int]
     dealer: int
@@ -152,7 +152,7 @@ class RuffView(_message.Message):
     tricks: _containers.RepeatedCompositeFieldContainer[RuffTrick]
     trick: _containers.RepeatedCompositeFieldContainer[RuffPlayedCard]
     cards_won: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, match_id: _Optional[str] = ..., deal: _Optional[int] = ..., seat: _Optional[int] = ..., names: _Optional[_Iterable[str]] = ..., form: _Optional[_Union[RuffForm, str]] = ..., sides: _Optional[_Iterable[_Union[RuffSide, _Mapping]]] = ..., hand_size: _Optional[int] = ..., set_points: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., eldest: _Optional[int] = ..., turned: _Optional[str] = ..., trump: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., phase: _Optional[_Union[RuffPhase, str]] = ..., hand: _Optional[_Iterable[str]] = ..., dealt: _Optional[_Iterable[str]] = ..., announcements: _Optional[_Iterable[_Union[RuffAnnouncement, _Mapping]]] = ..., ruff_winner: _Optional[int] = ..., rubber: _Optional[int] = ..., taken: _Optional[_Iterable[str]] = ..., discards: _Optional[_Iterable[str]] = ..., shown: _Optional[_Union[RuffShown, _Mapping]] = ..., tricks: _Optional[_Iterable[_Union[RuffTrick, _Mapping]]] = ..., trick: _Optional[_Iterable[_Union[RuffPlayedCard, _Mapping]]] = ..., cards_won: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., deal: _Optional[int] = ..., seat: _Optional[int] = ..., names: _Optional[_Iterable[str]] = ..., form: _Optional[_Union[RuffForm, str]] = ..., sides: _Optional[_Iterable[_Union[RuffSide, _Mapping]]] = ..., cards_per_seat: _Optional[int] = ..., set_points: _Optional[int] = ..., scores: _Optional[_Iterable[int]] = ..., dealer: _Optional[int] = ..., eldest: _Optional[int] = ..., turned: _Optional[str] = ..., trump: _Optional[str] = ..., to_act: _Optional[_Iterable[int]] = ..., phase: _Optional[_Union[RuffPhase, str]] = ..., hand: _Optional[_Iterable[str]] = ..., dealt: _Optional[_Iterable[str]] = ..., announcements: _Optional[_Iterable[_Union[RuffAnnouncement, _Mapping]]] = ..., ruff_winner: _Optional[int] = ..., rubber: _Optional[int] = ..., taken: _Optional[_Iterable[str]] = ..., discards: _Optional[_Iterable[str]] = ..., shown: _Optional[_Union[RuffShown, _Mapping]] = ..., tricks: _Optional[_Iterable[_Union[RuffTrick, _Mapping]]] = ..., trick: _Optional[_Iterable[_Union[RuffPlayedCard, _Mapping]]] = ..., cards_won: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class RuffDiscardChoice(_message.Message):
     __slots__ = ("count",)
