@@ -214,7 +214,28 @@ VariantO = Annotated[
 ]
 SeatsO = Annotated[
     int,
-    typer.Option("--seats", metavar="N", help="Truco: seats at a table, 2, 4 or 6 (ruling R2)."),
+    typer.Option(
+        "--seats",
+        metavar="N",
+        help="Truco: seats at a table, 2, 4 or 6 (ruling R2). Ruff: 4, 3 or 2, with "
+        "--form single only (F1).",
+    ),
+]
+FormO = Annotated[
+    str,
+    typer.Option(
+        "--form",
+        metavar="double|single",
+        help="Ruff: partnerships at 4 seats (double) or every seat for itself (F1).",
+    ),
+]
+AltDealsO = Annotated[
+    bool,
+    typer.Option(
+        "--alt-deals",
+        metavar=FLAG,
+        help="Ruff: the seed's alternative deals, 16 cards each at 3 seats, 24 at 2 (F2).",
+    ),
 ]
 PointsO = Annotated[
     int,
@@ -324,9 +345,12 @@ ListenO = Annotated[
 ]
 
 
-def _game_options(ctx: typer.Context, game: str, seats: int, points: int) -> dict[str, Any]:
+def _game_options(
+    ctx: typer.Context, game: str, seats: int, points: int, form: str, alt_deals: bool
+) -> dict[str, Any]:
     """The RunConfig fields of the game choice. An option of another game given on the
-    command line is refused, with the reason, before anything is written."""
+    command line is refused, with the reason, before anything is written, and so is a
+    combination of options the game's rules refuse."""
     entry = game_entry(game)
     given = {
         max(p.opts, key=len)
@@ -339,7 +363,26 @@ def _game_options(ctx: typer.Context, game: str, seats: int, points: int) -> dic
                 f"{option} is a {other.title} option; a {entry.title} tournament "
                 f"(--game {entry.name}) does not take it"
             )
-    return {"game": entry.name, "seats": seats, "points": points}
+    if entry.name == "ruff":
+        _check_ruff_options(form, "--seats" in given)
+    return {
+        "game": entry.name,
+        "seats": seats,
+        "points": points,
+        "form": form,
+        "alt_deals": alt_deals,
+    }
+
+
+def _check_ruff_options(form: str, seats_given: bool) -> None:
+    """ruling F1: the double form is four seats; --seats chooses the single form's."""
+    if form not in ("double", "single"):
+        raise ConfigError(f"--form must be double or single, not {form!r} (ruling F1)")
+    if form == "double" and seats_given:
+        raise ConfigError(
+            "--seats applies to --form single only: the double form is always four seats "
+            "in two partnerships (ruling F1)"
+        )
 
 
 def _common(
@@ -399,6 +442,8 @@ def tournament(
     game: GameO = "truf",
     seats: SeatsO = 4,
     points: PointsO = 30,
+    form: FormO = "double",
+    alt_deals: AltDealsO = False,
     variant: VariantO = VariantOpt.classic,
     scoring: ScoringO = None,
     multiplier: MultO = None,
@@ -453,7 +498,7 @@ def tournament(
                 _refuse_network_options(
                     listen, decision_timeout, time_bank, grace, tls_cert, tls_key
                 )
-            chosen = _game_options(ctx, game, seats, points)
+            chosen = _game_options(ctx, game, seats, points, form, alt_deals)
             specs = parse_bots(bots) if bots else list(game_entry(game).default_entrants)
             config = RunConfig(
                 bots=specs,
@@ -680,6 +725,8 @@ def serve(
     game: GameO = "truf",
     seats: SeatsO = 4,
     points: PointsO = 30,
+    form: FormO = "double",
+    alt_deals: AltDealsO = False,
     variant: VariantO = VariantOpt.classic,
     scoring: ScoringO = None,
     multiplier: MultO = None,
@@ -707,7 +754,7 @@ def serve(
             bots=[],  # the bots that connect
             transport="grpc",
             external=True,
-            **_game_options(ctx, game, seats, points),
+            **_game_options(ctx, game, seats, points, form, alt_deals),
             **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                       decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
         )  # fmt: skip

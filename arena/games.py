@@ -2,7 +2,7 @@
 
 The referee, the scheduler, the ratings and the CLI know games only through
 ``Game`` and ``Match``: seat counts, teams, legal actions, views and replay records
-all come from here, so Truco or Ruff & Trump can join as further ``Game``s.
+all come from here; a game joins by adding its ``GameEntry`` to ``REGISTRY``.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from arena.ruff.game import RuffGame
+from arena.ruff.rules import RuffRules
 from arena.seats import alternating_teams
 from arena.truco.game import TrucoGame
 from arena.truco.rules import TrucoRules
@@ -105,27 +107,15 @@ class TrufGame:
         return {"deals": len(records), "exact": exact}
 
 
-GAMES = ("truf", "truco")  # what ``make_game`` builds; ``REGISTRY`` says how the arena runs each
-
-
-def make_game(
-    name: str = "truf",
-    *,
-    rules: TrufRules | TrucoRules | None = None,
-    deals: Sequence[DealSpec] = (),
-) -> Game:
-    """The game ``name`` under ``rules`` (that game's rules class, or its defaults)."""
-    if name == "truco":
-        if deals:
-            raise ValueError("deal files are Truf's; Truco deals from the match seed")
-        if rules is not None and not isinstance(rules, TrucoRules):
-            raise ValueError(f"Truco takes TrucoRules, not {type(rules).__name__}")
-        return TrucoGame(rules or TrucoRules())
-    if name != "truf":
-        raise ValueError(f"unknown game {name!r}; this arena plays: {', '.join(GAMES)}")
-    if rules is not None and not isinstance(rules, TrufRules):
-        raise ValueError(f"Truf takes TrufRules, not {type(rules).__name__}")
-    return TrufGame(rules or TrufRules(), tuple(deals))
+def make_game(name: str = "truf", *, rules: Any = None, deals: Sequence[Any] = ()) -> Game:
+    """The game ``name`` (a ``REGISTRY`` key) under ``rules`` (that game's rules class,
+    or its defaults), playing the given ``deals`` first (that game's deal specs)."""
+    entry = game_entry(name)
+    if rules is not None and not isinstance(rules, entry.rules_type):
+        raise ValueError(
+            f"{entry.title} takes {entry.rules_type.__name__}, not {type(rules).__name__}"
+        )
+    return entry.make(rules if rules is not None else entry.rules_type(), tuple(deals))
 
 
 # --- the registry: what the runner, CLI, leaderboard and verify know of each game ----
@@ -163,11 +153,13 @@ class GameEntry:
     # Checks one match's deals against its match key (the hands the secret deals).
     check_dealt: Callable[[Sequence[Mapping[str, Any]], str], int]
     stats: tuple[StatColumn, ...]  # the leaderboard columns of the game
-    # Whether the gRPC referee plays the game (its proto messages and wire codec exist);
-    # until then a run of it is in-process only, and over gRPC it is refused up front.
-    # The seats of each team at a table of n seats, when partners depend on the seating
+    # The game's rules class (its defaults: ``rules_type()``), and the game under given
+    # rules and deal specs: what ``make_game`` builds.
+    rules_type: type[Any]
+    make: Callable[[Any, tuple[Any, ...]], Game]
+    # The seats of each team at the game's table, when partners depend on the seating
     # (the scheduler then rotates partners: arena.partners); None: every seat for itself.
-    teams: Callable[[int], tuple[tuple[int, ...], ...]] | None = None
+    teams: Callable[[Game], tuple[tuple[int, ...], ...] | None] = lambda game: None
 
 
 def _truf(values: Mapping[str, Any], deals_file: str | None) -> Game:
@@ -179,7 +171,7 @@ def _truf(values: Mapping[str, Any], deals_file: str | None) -> Game:
         multiplier=values["multiplier"],
         deals=values["deals"],
     )
-    return make_game("truf", rules=rules, deals=load_deals(deals_file) if deals_file else ())
+    return TrufGame(rules, tuple(load_deals(deals_file)) if deals_file else ())
 
 
 def _truco(values: Mapping[str, Any], deals_file: str | None) -> Game:
@@ -213,6 +205,36 @@ def _truco_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
     return check_dealt(records, key)
 
 
+def _ruff(values: Mapping[str, Any], deals_file: str | None) -> Game:
+    from arena.ruff.dealsfile import load_deals as load_ruff_deals
+
+    rules = RuffRules(form=values["form"], seats=values["seats"], alt_deals=values["alt_deals"])
+    return RuffGame(rules, tuple(load_ruff_deals(deals_file, rules)) if deals_file else ())
+
+
+def _ruff_replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tuple[int, int]:
+    from arena.ruff.replay import replay_log
+
+    return replay_log(lines, name)
+
+
+def _ruff_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
+    from arena.ruff.replay import check_dealt
+
+    return check_dealt(records, key)
+
+
+def _ruff_headline(game: Game) -> str:
+    rules = game.describe()
+    alt = " · alternative deal" if rules["alt_deals"] else ""
+    return f"{rules['form']} · {rules['seats']} seats{alt} · set of {rules['set']}"
+
+
+def _ruff_partners(game: Game) -> tuple[tuple[int, ...], ...] | None:
+    rules = game.describe()
+    return ((0, 2), (1, 3)) if rules["form"] == "double" else None
+
+
 def _truco_headline(game: Game) -> str:
     rules = game.describe()
     return f"{rules['seats']} seats · to {rules['points']} points"
@@ -239,6 +261,8 @@ REGISTRY: dict[str, GameEntry] = {
                 StatColumn("avg_score_per_deal", "score/deal", "totals"),
                 StatColumn("exact_rate", "exact", "exact", percent=True),
             ),
+            rules_type=TrufRules,
+            make=lambda rules, deals: TrufGame(rules, deals),
         ),
         GameEntry(
             name="truco",
@@ -259,7 +283,33 @@ REGISTRY: dict[str, GameEntry] = {
                 StatColumn("envidos_won_rate", "envido won", "envidos_won", percent=True),
                 StatColumn("truco_refused_rate", "refused", "truco_refused", percent=True),
             ),
-            teams=alternating_teams,  # ruling R2
+            rules_type=TrucoRules,
+            make=lambda rules, hands: TrucoGame(rules, hands),
+            teams=lambda game: alternating_teams(game.table_size),  # ruling R2
+        ),
+        GameEntry(
+            name="ruff",
+            title="Ruff and Trump",
+            options={
+                "--form": ("form", "double"),  # ruling F1
+                "--seats": ("seats", 4),
+                "--alt-deals": ("alt_deals", False),  # ruling F2
+            },
+            build=_ruff,
+            headline=_ruff_headline,
+            # Two of each bundled Ruff bot (house choice, as for Truco): six entrants fill
+            # a table of 2, 3 or 4 and every bot meets its own kind as partner and opponent.
+            default_entrants=("random", "random", "steady", "steady", "sharp", "sharp"),
+            replay_log=_ruff_replay_log,
+            check_dealt=_ruff_dealt,
+            stats=(
+                StatColumn("points_per_deal", "points/deal", "totals"),
+                StatColumn("ruffs_won_rate", "ruffs won", "ruffs_won", percent=True),
+                StatColumn("card_points_per_deal", "cards/deal", "card_points"),
+            ),
+            rules_type=RuffRules,
+            make=lambda rules, deals: RuffGame(rules, deals),
+            teams=_ruff_partners,  # ruling F1: partners opposite in double, none in single
         ),
     )
 }

@@ -52,8 +52,10 @@ class RunConfig:
     scoring: str = "1"
     multiplier: int = 2
     deals: int = 0  # 0: the variant's default
-    seats: int = 4  # Truco: 2, 4 or 6 (R2)
+    seats: int = 4  # Truco: 2, 4 or 6 (R2); Ruff: 4, 3 or 2 (F1)
     points: int = 30  # Truco: the target, 30 or 15 (R11)
+    form: str = "double"  # Ruff: double or single (F1)
+    alt_deals: bool = False  # Ruff: the seed's alternative deals (F2)
     deals_file: str | None = None
     seed: int | None = None  # None: secret deals (a fresh run secret); an int: --seed
     transport: str = "grpc"  # or "in-process"

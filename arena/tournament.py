@@ -150,8 +150,9 @@ class TournamentPlan:
             n, k = len(self.entrants), self.game.table_size
             self.schedule = schedule(n, k, self.rounds, schedule_seed(self.secret))
             entry = REGISTRY.get(self.game.name)
-            if entry is not None and entry.teams is not None:
-                self.schedule = rotate_partners(self.schedule, n, entry.teams(k))
+            teams = entry.teams(self.game) if entry is not None else None
+            if teams is not None:
+                self.schedule = rotate_partners(self.schedule, n, teams)
 
     def tables(self) -> list[Table]:
         return [t for r in self.schedule for t in r.tables]

@@ -24,6 +24,10 @@ def bundled_bots(game: str = "truf") -> dict[str, str]:
         from bots.truco import MODULES
 
         return dict(MODULES)
+    if game == "ruff":
+        from bots.ruff import MODULES as RUFF_MODULES
+
+        return dict(RUFF_MODULES)
     if game == "truf":
         return {name: f"bots.{name}" for name in BUNDLED}
     return {}
@@ -35,10 +39,12 @@ HERE = Path(__file__).resolve().parent
 def bundled_module(spec: str, game: str = "truf") -> str | None:
     """The module of the bundled Python bot ``spec`` for ``game`` (its program is
     ``python -m MODULE``), or None. A Truco bot is named plainly in a Truco tournament
-    (``basic``) or anywhere as ``truco.basic``: ``python -m bots.truco.basic``; ``random``
+    (``basic``) or anywhere as ``truco.basic``: ``python -m bots.truco.basic`` (a Ruff bot
+    likewise, ``ruff.sharp``); ``random``
     (``bots.random``) plays every game."""
-    if spec.startswith("truco."):
-        game, spec = "truco", spec.removeprefix("truco.")
+    for prefix in ("truco", "ruff"):
+        if spec.startswith(prefix + "."):
+            game, spec = prefix, spec.removeprefix(prefix + ".")
     return bundled_bots(game).get(spec)
 
 

@@ -17,7 +17,7 @@ from arena.truf.view import SeatView
 class Bot(BaseBot):
     name = "random"
     version = "1.0"
-    games = ("truf", "truco")  # any game: it only picks among the legal actions
+    games = ("truf", "truco", "ruff")  # any game: it only picks among the legal actions
 
     def __init__(self, seed: int | str = 0) -> None:
         self.seed = seed
