@@ -40,7 +40,7 @@ from transcript import (  # noqa: E402
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb  # noqa: E402
 from arena._proto.truf.arena.v1 import ruff_pb2 as rpb  # noqa: E402
-from arena.ruff.game import RuffGame  # noqa: E402
+from arena.games import make_game  # noqa: E402
 from arena.ruff.rules import RuffRules  # noqa: E402
 
 GUIDE = ROOT / "docs" / "protocol.md"
@@ -74,7 +74,7 @@ class Announcer(Recorder):
 async def record() -> Recorder:
     """Seat 0's bot, with its log, after one four-seat partnership match."""
     tokens = {f"token-{s}": f"announcer{s}" for s in range(4)}
-    bots = await record_match(RuffGame(RuffRules()), tokens, Announcer, seed=SEED)
+    bots = await record_match(make_game("ruff", rules=RuffRules()), tokens, Announcer, seed=SEED)
     return bots[0]
 
 

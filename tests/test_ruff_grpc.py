@@ -6,18 +6,30 @@ F11): another seat's cards, a partner's, the head, the rubber's discards."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import grpc
 from ruff_rawbots import MISDEEDS, ByValue, Cheater, Spy, names, ruff_hello
-from test_grpc import Hosted, SdkThread, Stream, join_all, refusal
+from test_grpc import (
+    Hosted,
+    SdkThread,
+    Serving,
+    Stream,
+    arena_cmd,
+    join_all,
+    refusal,
+    run_arena,
+)
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import ruff_pb2 as rpb
+from arena.games import make_game
 from arena.referee.host import wait_for_entrants
 from arena.referee.table import play_remote_match
-from arena.ruff.game import RuffGame
+from arena.results import read_jsonl
 from arena.ruff.replay import public_deal, replay_match
 from arena.ruff.rules import RuffRules
 from arena.ruff.view import RuffView
@@ -41,7 +53,7 @@ def play_ruff(
             mid = f"{match_id}{n}" if until else match_id
             outcomes.append(
                 await play_remote_match(
-                    RuffGame(rules),
+                    make_game("ruff", rules=rules),
                     h.referee.entrants,
                     ctx=MatchContext(mid, seed=f"15:{mid}"),
                     strike_limit=strike_limit,
@@ -258,3 +270,41 @@ def audit_result(msg: rpb.RuffDealResult, rec: dict[str, Any]) -> None:
         public |= set(rec["shown"]["cards"])
     cards = {msg.turned, *msg.shown.cards, *(p.card for t in msg.tricks for p in t.cards)}
     assert cards <= public, f"deal {rec['deal']}: {sorted(cards - public)}"
+
+
+def test_the_default_ruff_tournament_runs_over_grpc_and_verifies(tmp_path: Path) -> None:
+    """Issue 15 item 1, shortened: ``arena tournament --game ruff`` over gRPC on loopback
+    with the bundled bots as programs; no faults, and ``arena verify`` replays the log."""
+    out = tmp_path / "r"
+    code, text = run_arena(tmp_path, "tournament", "--game", "ruff", "--rounds", "2",
+                           "--seed", "3", "--results", str(out), "--quiet")  # fmt: skip
+    assert code == 0, text
+    matches = read_jsonl(out / "matches.jsonl")
+    assert matches and all(m["game"] == "ruff" for m in matches)
+    assert all(sum(sum(v) for v in m["faults"].values()) == 0 for m in matches), matches
+    assert json.loads((out / "tournament.json").read_text())["config"]["transport"] == "grpc"
+    code, text = run_arena(tmp_path, "verify", str(out))
+    assert code == 0 and "replay exactly" in text, text
+
+
+def test_arena_serve_hosts_ruff_and_refuses_a_bot_without_ruff_in_its_hello(
+    tmp_path: Path,
+) -> None:
+    """``arena serve --game ruff``: a Truf-only bot (protocol version 1, Hello.games empty)
+    and a Truco bot are refused with FAILED_PRECONDITION saying why, and four ``arena bot
+    --game ruff`` programs play a tournament that verifies."""
+    with Serving(tmp_path, "--game", "ruff", "--entrants", "4", "--rounds", "1",
+                 "--seed", "4") as s:  # fmt: skip
+        for games in ((), ("truco",)):
+            err = refusal(s.address, ruff_hello("", "stranger", games))
+            assert err.code() == grpc.StatusCode.FAILED_PRECONDITION, err.details()
+            shown = ", ".join(games or ("truf",))
+            assert err.details() == f"this referee plays ruff; your Hello.games is [{shown}]"
+        for name in ("random", "steady", "sharp", "random"):
+            s.bot(arena_cmd("bot", name, "--game", "ruff", "--connect", s.address))
+        s.finish()
+    matches = read_jsonl(s.out / "matches.jsonl")
+    assert [m["game"] for m in matches] == ["ruff"]
+    assert sorted(matches[0]["seats"]) == ["random", "random#2", "sharp", "steady"]
+    code, text = run_arena(tmp_path, "verify", str(s.out))
+    assert code == 0, text
