@@ -107,7 +107,7 @@ def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
         ans.index = choice
         return msg
     try:
-        ans.index = list(legal).index(choice)
+        ans.index = legal.index(choice)  # a sequence: Ruff's discards are built lazily
     except ValueError:
         try:
             codec.fill_answer(ans, choice)  # not in the list: the referee will say why

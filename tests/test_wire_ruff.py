@@ -16,6 +16,7 @@ from arena._proto.truf.arena.v1 import ruff_pb2 as rpb
 from arena.cards import Card
 from arena.errors import ActionFormatError
 from arena.ruff.actions import Announce, Discard, Play
+from arena.ruff.discards import Discards
 from arena.ruff.replay import public_deal
 from arena.ruff.rules import RuffRules
 from arena.ruff.state import RuffMatch
@@ -94,6 +95,7 @@ def test_a_discard_decision_sends_no_list_and_means_every_four_of_the_hand() -> 
     hand = [Card.parse(c) for c in msg.view.hand]
     assert [a.cards for a in legal] == list(combinations(hand, 4))
     assert ruff_wire.discards_of(view.hand) == legal
+    assert isinstance(ruff_wire.decision_from_bytes(msg.SerializeToString())[1], Discards)
     with pytest.raises(ValueError, match="legal discards from 16 cards"):
         ruff_wire.decision_bytes(view, legal[:5])
 
@@ -138,3 +140,26 @@ def test_a_view_of_another_match_or_seat_is_refused() -> None:
     data = ruff_wire.decision_bytes(match.view(seat), match.legal_actions(seat))
     with pytest.raises(ValueError, match="the view is of match 'w' seat"):
         codec_for("ruff").wire_decision(data, match_id="w", seat=(seat + 1) % 4)
+
+
+def test_discards_are_built_on_demand_in_the_engines_order() -> None:
+    """ruling F5: any four of the hand; the lazy list is itertools.combinations' order,
+    indexes back to itself, and holds nothing else."""
+    deck = [Card.parse(f"{r}{s}") for s in "SHDC" for r in "23456789TJQKA"]
+    rng = random.Random(5)
+    hand16 = sorted(rng.sample(deck, 16))
+    lazy = Discards(hand16)
+    assert tuple(lazy) == tuple(Discard(c) for c in combinations(hand16, 4)) == lazy[:]
+    assert lazy == tuple(lazy) and lazy[-1] == lazy[1819]
+    hand28 = sorted(rng.sample(deck, 28))
+    big = Discards(reversed(hand28))  # the hand in any order: read in card order
+    assert len(big) == 20475
+    for i in [0, 1, 2, 20474, *rng.sample(range(20475), 200)]:
+        assert big.index(big[i]) == i and big[i] in big
+    assert big[0] == Discard(tuple(hand28[:4])) and big[-1] == Discard(tuple(hand28[-4:]))
+    foreign = Discard((*hand28[:3], next(c for c in deck if c not in hand28)))
+    assert foreign not in big and Play(hand28[0]) not in big
+    with pytest.raises(ValueError, match="is not a discard of this hand"):
+        big.index(foreign)
+    with pytest.raises(IndexError):
+        big[20475]
