@@ -269,8 +269,13 @@ def render_first_deal(
     return "\n".join(parts)
 
 
+def fenced(begin: str, end: str, text: str) -> str:
+    """A generated block of the guide: its markers around ``text`` as protobuf code."""
+    return f"{begin}\n\n```protobuf\n{text}```\n\n{end}"
+
+
 def section(transcript: str) -> str:
-    return f"{BEGIN}\n\n```protobuf\n{transcript}```\n\n{END}"
+    return fenced(BEGIN, END, transcript)
 
 
 def rejections() -> str:
@@ -291,7 +296,7 @@ def rejections() -> str:
 
 
 def rejections_section(text: str) -> str:
-    return f"{REJECTIONS_BEGIN}\n\n```protobuf\n{text}```\n\n{REJECTIONS_END}"
+    return fenced(REJECTIONS_BEGIN, REJECTIONS_END, text)
 
 
 def replace_between(text: str, begin: str, end: str, new: str) -> str | None:
@@ -322,6 +327,29 @@ def main() -> int:
         print(f"{GUIDE}: no transcript or rejections markers", file=sys.stderr)
         return 1
     return write_or_check(new, text, check=args.check, what="the transcript or the rejections")
+
+
+def game_main(
+    description: str, begin: str, end: str, title: str, transcript: Callable[[], str]
+) -> int:
+    """The command line of a game's transcript script (``truco_transcript.py``,
+    ``ruff_transcript.py``): ``--print`` prints what ``transcript()`` records; otherwise the
+    guide's block between ``begin`` and ``end`` is rewritten, or with ``--check`` compared
+    (exit status 1 when stale). ``title``: the game, as the messages name it."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--check", action="store_true", help="fail if the guide is stale")
+    parser.add_argument("--print", action="store_true", help="print the transcript only")
+    args = parser.parse_args()
+    text = transcript()
+    if args.print:
+        print(text)
+        return 0
+    guide = GUIDE.read_text(encoding="utf-8")
+    new = replace_between(guide, begin, end, fenced(begin, end, text))
+    if new is None:
+        print(f"{GUIDE}: no {title} transcript markers", file=sys.stderr)
+        return 1
+    return write_or_check(new, guide, check=args.check, what=f"the {title} transcript")
 
 
 def write_or_check(new: str, text: str, *, check: bool, what: str) -> int:
