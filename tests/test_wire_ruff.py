@@ -123,6 +123,9 @@ def test_every_action_round_trips_by_value() -> None:
         (rpb.RuffAction(discard=rpb.RuffDiscard(cards=["2C", "2C", "3C", "4C"])), "4 different"),
         (rpb.RuffAction(discard=rpb.RuffDiscard(cards=["2C", "3C", "4C", "ZZ"])),
          "discard: not a card code: 'ZZ'"),
+        # A bot's padding is never echoed: a count, or a length and a start, instead.
+        (rpb.RuffAction(discard=rpb.RuffDiscard(cards=["2C"] * 5000)), "cards, not 5000"),
+        (rpb.RuffAction(play="AS" + "x" * 5000), "not a card code: 5002 characters, from 'ASxx"),
     ],
 )  # fmt: skip
 def test_an_unreadable_action_is_a_one_line_error_saying_what(
@@ -132,6 +135,7 @@ def test_an_unreadable_action_is_a_one_line_error_saying_what(
         ruff_wire.action_from_proto(rpb.RuffAction.FromString(action.SerializeToString()))
     assert words in str(info.value) and "\n" not in str(info.value)
     assert str(info.value).startswith("cannot read Ruff action: ")
+    assert len(str(info.value)) < 200
 
 
 def test_a_view_of_another_match_or_seat_is_refused() -> None:

@@ -21,3 +21,14 @@ def check_seat(view: Any, *, match_id: str, seat: int) -> None:
             f"the view is of match {view.match_id!r} seat {view.seat}, the request of "
             f"match {match_id!r} seat {seat}"
         )
+
+
+CODE_LIMIT = 8  # characters of a card code an error message repeats (' 10d ' is 5)
+
+
+def card_error(code: str, exc: Exception) -> str:
+    """Why ``code`` is not a card (``exc``'s message), without echoing (nor keeping) a
+    bot's padding: a long code is shown by its length and its start."""
+    if len(code) > CODE_LIMIT:
+        return f"not a card code: {len(code)} characters, from {code[:CODE_LIMIT]!r}"
+    return str(exc)

@@ -21,6 +21,7 @@ from arena.ruff.actions import Action, Announce, Discard, Play
 from arena.ruff.discards import Discards
 from arena.ruff.rules import RUB_CARDS
 from arena.ruff.view import RuffView, ShownRuff, Trick
+from arena.wire.common import card_error
 
 FORM_TO = {"double": pb.RUFF_FORM_DOUBLE, "single": pb.RUFF_FORM_SINGLE}
 PHASE_TO = {
@@ -69,7 +70,8 @@ def _card(text: str, where: str) -> Card:
     try:
         return Card.parse(text)
     except CardError as exc:
-        raise ActionFormatError(f"cannot read Ruff action: {where}: {exc}") from None
+        detail = card_error(text, exc)
+        raise ActionFormatError(f"cannot read Ruff action: {where}: {detail}") from None
 
 
 def action_from_proto(msg: pb.RuffAction) -> Action:
@@ -81,6 +83,11 @@ def action_from_proto(msg: pb.RuffAction) -> Action:
     if kind == "play":
         return Play(_card(msg.play, "play"))
     if kind == "discard":
+        if len(msg.discard.cards) != RUB_CARDS:  # ruling F5; never echo a bot's padding
+            raise ActionFormatError(
+                f"cannot read Ruff action: discard: {RUB_CARDS} different cards, not "
+                f"{len(msg.discard.cards)}"
+            )
         cards = [_card(c, "discard") for c in msg.discard.cards]
         try:
             return Discard(tuple(cards))

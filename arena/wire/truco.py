@@ -30,7 +30,7 @@ from arena.truco.actions import (
 from arena.truco.calls import EnvidoCall, TrucoCall
 from arena.truco.cards import Card, codes
 from arena.truco.view import PlayView, TrickView, TrucoView
-from arena.wire.common import enum_name
+from arena.wire.common import card_error, enum_name
 
 CALL_TO: dict[TrucoCall | EnvidoCall, int] = {
     TrucoCall.TRUCO: pb.TRUCO_CALL_TRUCO,
@@ -105,7 +105,8 @@ def action_from_proto(msg: pb.TrucoAction) -> Action:
         try:
             return Play(Card.parse(msg.play))
         except ValueError as exc:
-            raise ActionFormatError(f"cannot read Truco action: play: {exc}") from None
+            detail = card_error(msg.play, exc)
+            raise ActionFormatError(f"cannot read Truco action: play: {detail}") from None
     if kind == "call":
         call = CALL_FROM.get(msg.call)
         if call is None:
