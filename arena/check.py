@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from arena.faults import FaultKind
@@ -300,22 +302,25 @@ async def run_check(
     game: str = "truf",
 ) -> Report:
     """Serve one open seat on ``listen``, wait up to ``wait`` seconds for a bot, check it
-    at ``game`` (``truf``, or ``truco``: see ``arena.check_truco``)."""
+    at ``game`` (``truf``, ``truco`` or ``ruff``: see ``arena.check_truco``,
+    ``arena.check_ruff``)."""
     from arena.referee.host import wait_for_entrants
     from arena.referee.server import Referee, start_server
     from arena.run import split_listen
     from arena.signals import uninterrupted
 
-    if game == "truco":
-        from arena import check_truco
-
-        truco_cases = check_truco.find_cases()
-        checks = len(truco_cases) + 1
+    game_check: Callable[[Any], Awaitable[Report]]
+    if game in ("truco", "ruff"):
+        module = importlib.import_module(f"arena.check_{game}")
+        game_cases = module.find_cases()
+        checks = len(game_cases) + 1
+        game_check = partial(module.check_bot, cases=game_cases)
     elif game == "truf":
         cases = find_cases()
         checks = len(cases) + 1
+        game_check = partial(check_bot, cases=cases)
     else:
-        raise ValueError(f"arena check plays truf or truco, not {game!r}")
+        raise ValueError(f"arena check plays truf, truco or ruff, not {game!r}")
     host, _ = split_listen(listen)
     referee = Referee(decision_timeout=decision_timeout, open_seats=1, game=game)
     server, port = await start_server(referee, listen)
@@ -328,10 +333,7 @@ async def run_check(
             f"{entrant.bot_name} {entrant.bot_version} connected; "
             f"{checks} checks, {decision_timeout:g} s per decision"
         )
-        if game == "truco":
-            report = await check_truco.check_bot(entrant, truco_cases)
-        else:
-            report = await check_bot(entrant, cases)
+        report = await game_check(entrant)
         await referee.goodbye("arena check is done")
         await referee.wait_all_gone(5.0)
         return report

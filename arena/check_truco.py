@@ -12,15 +12,12 @@ plays on. Each case is at a table of its own (``check-01``...), as for Truf.
 
 from __future__ import annotations
 
-import copy
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from arena.check import Finding, Report, fault_text, table_id
-from arena.errors import RuleError
-from arena.referee.table import BotFault, refused, resolve
-from arena.tournament import MatchContext
+from arena.check import Report
+from arena.checkplay import Script, check_cases
 from arena.truco.actions import MAZO, QUIERO, Action, Call, Declare, Play
 from arena.truco.calls import EnvidoCall, TrucoCall
 from arena.truco.cards import Card
@@ -178,74 +175,9 @@ def describe(m: TrucoMatch, seat: int, rid: int | None) -> str:
     return "; ".join(parts)
 
 
-async def _ask(entrant: Any, m: TrucoMatch, seat: int) -> tuple[Action | None, str, str]:
-    """One request: the bot's legal action, or None with the fault and the request."""
-    legal = m.legal_actions(seat)
-    ctx = MatchContext(m.match_id)
-    request = ""
-    try:
-        answer = await entrant.decide(ctx=ctx, seat=seat, view=m.view(seat), legal=legal)
-        request = describe(m, seat, entrant.last_request.get((m.match_id, seat)))
-        action: Action = resolve(answer, legal)
-        try:
-            copy.deepcopy(m).apply(seat, action)
-        except RuleError as exc:
-            raise refused(exc, action, legal) from None
-    except BotFault as fault:
-        request = request or describe(m, seat, entrant.last_request.get((m.match_id, seat)))
-        entrant.rejected(ctx=ctx, seat=seat, fault=fault, strikes=0)
-        return None, f"{fault_text(fault)}: {fault.detail}", request
-    return action, "", request
-
-
-async def _play_case(entrant: Any, m: TrucoMatch, seat: int, label: str) -> Finding:
-    """Ask the bot at its seat, the script at the others', to the end of the hand."""
-    hand, answers, first = m.hand_no, [], ""
-    while not m.is_over and m.hand_no == hand:
-        (who,) = m.to_act()
-        if who != seat:
-            m.apply(who, scripted(m, who))
-            continue
-        action, fault, request = await _ask(entrant, m, seat)
-        if action is None:
-            return Finding(label, False, fault, request)
-        first = first or request  # the case's own request
-        answers.append(str(action))
-        m.apply(seat, action)
-    if m.finished:
-        ctx = MatchContext(m.match_id)
-        await entrant.notify_deal(ctx=ctx, seat=seat, record=m.finished[-1])
-    text = f"answered {answers[0]}" + (
-        f", then {', '.join(answers[1:])} to the end of the hand" if len(answers) > 1 else ""
-    )
-    return Finding(label, True, text, first)
-
-
-async def check_bot(entrant: Any, cases: Sequence[Case]) -> Report:
+def check_bot(entrant: Any, cases: Sequence[Case]) -> Coroutine[Any, Any, Report]:
     """Ask ``entrant`` every case, then send it a match result and ask once more."""
-    report = Report()
-    n = 0
-    for case in cases:
-        n += 1
-        finding = await _play_case(entrant, case.start(table_id(n)), case.seat, _label(case))
-        report.findings.append(finding)
-        if not finding.ok and finding.text.startswith("the bot disconnected"):
-            return report
-    done = _a_finished_match()
-    ctx = MatchContext(done.match_id)
-    result = {"seats": list(done.names), "totals": done.totals, "ranks": done.ranks}
-    await entrant.notify_match(ctx=ctx, seat=0, result=result)
-    if cases:
-        last = cases[-1]
-        label = "a match result, then one more hand"
-        report.findings.append(
-            await _play_case(entrant, last.start(table_id(n + 1)), last.seat, label)
-        )
-    return report
-
-
-def _label(case: Case) -> str:
-    return f"{case.name} ({case.why})"
+    return check_cases(entrant, cases, SCRIPT)
 
 
 def _a_finished_match() -> TrucoMatch:
@@ -254,3 +186,12 @@ def _a_finished_match() -> TrucoMatch:
         (seat,) = m.to_act()
         m.apply(seat, scripted(m, seat))
     return m
+
+
+SCRIPT = Script(
+    play=scripted,
+    describe=describe,
+    deal_of=lambda m: m.hand_no,
+    finished_match=_a_finished_match,
+    deal_word="hand",
+)

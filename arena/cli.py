@@ -813,7 +813,7 @@ def bot(
         typer.Argument(
             metavar="BOT",
             help="A bundled bot of the game (Truf: random, greedy, planner, tracker, js; "
-            "Truco: random, basic, shrewd) or module:Class.",
+            "Truco: random, basic, shrewd; Ruff: random, steady, sharp) or module:Class.",
         ),
     ],
     *,
@@ -880,7 +880,7 @@ def check(
     ] = 300.0,
     game: Annotated[
         str,
-        typer.Option("--game", metavar="truf|truco", help="The game to check the bot at."),
+        typer.Option("--game", metavar="truf|truco|ruff", help="The game to check the bot at."),
     ] = "truf",
 ) -> None:
     """Wait for one bot, play it through the rules' edge cases and report every problem."""

@@ -315,6 +315,9 @@ REGISTRY: dict[str, GameEntry] = {
 }
 
 
+GAMES = tuple(REGISTRY)  # every game this arena plays, by name
+
+
 def game_entry(name: str) -> GameEntry:
     """The registry entry of game ``name``; a ValueError naming the games otherwise."""
     try:

@@ -73,11 +73,11 @@ def test_a_raw_client_answering_an_illegal_call_is_told_the_fault_and_the_reques
 
 def test_an_unknown_game_is_one_clear_line_before_anything_listens() -> None:
     run = subprocess.run(
-        [sys.executable, "-m", "arena.cli", "check", "--game", "ruff", "--wait", "1",
+        [sys.executable, "-m", "arena.cli", "check", "--game", "chess", "--wait", "1",
          "--listen", f"127.0.0.1:{free_port()}"],
         capture_output=True, text=True, cwd=ROOT, timeout=60,
     )  # fmt: skip
     assert run.returncode == 1
-    assert "arena check plays truf or truco, not 'ruff'" in run.stderr + run.stdout
+    assert "arena check plays truf, truco or ruff, not 'chess'" in run.stderr + run.stdout
     assert "Traceback" not in run.stderr
     assert "listening" not in run.stdout

@@ -6,9 +6,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from arena.cards import Card, CardError
+from arena.cards import CARDS, Card, CardError
 from arena.errors import ActionFormatError
 from arena.ruff.rules import RUB_CARDS
+
+
+def as_card(card: object) -> Card:
+    """The ``Card`` a bot means: a Card, its index 0..51 or its code; else an error."""
+    if isinstance(card, Card):
+        return card
+    if isinstance(card, int) and not isinstance(card, bool) and 0 <= card < len(CARDS):
+        return CARDS[card]
+    if isinstance(card, str):
+        return Card.parse(card)
+    raise ActionFormatError(f"not a card: {card!r}")
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -30,8 +41,7 @@ class Discard:
     kind = "discard"
 
     def __post_init__(self) -> None:
-        cards = tuple(sorted(Card.parse(str(c)) if not isinstance(c, Card) else c
-                             for c in self.cards))  # fmt: skip
+        cards = tuple(sorted(as_card(c) for c in self.cards))
         if len(cards) != RUB_CARDS or len(set(cards)) != RUB_CARDS:
             raise ActionFormatError(
                 f"a discard is {RUB_CARDS} different cards, not {' '.join(map(str, cards))!r}"
@@ -48,6 +58,9 @@ class Play:
 
     card: Card
     kind = "play"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "card", as_card(self.card))
 
     def __str__(self) -> str:
         return f"play {self.card.code}"

@@ -59,7 +59,10 @@ class RuffMatch:
         seed: str = "0",
         names: Sequence[str] | None = None,
         deals: Sequence[DealSpec] = (),
+        scores: Sequence[int] = (),
     ) -> None:
+        """``deals``: the first deals, given (a deals file, a replay); ``scores``: each
+        side's score at the start, when not 0 (a check case, a test)."""
         self.rules = rules or RuffRules()
         n = self.num_seats = self.rules.seats
         self.match_id = match_id
@@ -75,8 +78,10 @@ class RuffMatch:
         self._given = tuple(deals)
         self._teams = self.rules.teams  # ruling F1
         self._side = [self.rules.side_of(s) for s in range(n)]
-        self.scores = [0] * len(self._teams)  # per side
-        self.totals = [0] * n  # per seat: its side's score (what results files rate)
+        self.scores = list(scores) or [0] * len(self._teams)  # per side
+        if len(self.scores) != len(self._teams):
+            raise ValueError(f"{len(self._teams)} sides, {len(self.scores)} starting scores")
+        self.totals = [self.scores[self._side[s]] for s in range(n)]  # per seat: its side's
         self.finished: list[dict[str, Any]] = []
         self.deal_no = 0
         self.dealer = first_dealer(self.seed, n)  # ruling F2
