@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import pytest
 from ruff_rawbots import MISDEEDS, ByValue, Cheater, Spy, names, ruff_hello
 from test_grpc import (
     Hosted,
@@ -31,7 +32,7 @@ from arena.referee.host import wait_for_entrants
 from arena.referee.table import play_remote_match
 from arena.results import read_jsonl
 from arena.ruff.replay import public_deal, replay_match
-from arena.ruff.rules import RuffRules
+from arena.ruff.rules import Form, RuffRules
 from arena.ruff.view import RuffView
 from arena.tournament import MatchContext, MatchOutcome
 from bots.random import Bot as Random
@@ -74,8 +75,6 @@ def actions_of(record: dict[str, Any], seat: int) -> list[str]:
 class Checked(Random):
     """random, checking that each view arrives as the engine's RuffView and keeping what
     its deal_over hook gets."""
-
-    games = ("ruff",)
 
     def __init__(self, seed: int | str = 0) -> None:
         super().__init__(seed)
@@ -124,7 +123,7 @@ def test_a_raw_client_answers_by_value(host: Callable[..., Hosted]) -> None:
     def rubbed() -> bool:
         return any(t.startswith("discard ") for done in a.expect.values() for t in done)
 
-    outcomes = play_ruff(h, RuffRules(form="single", seats=2), "byvalue", until=rubbed)  # type: ignore[arg-type]
+    outcomes = play_ruff(h, RuffRules(form=Form.SINGLE, seats=2), "byvalue", until=rubbed)
     join_all(threads)
     assert not a.rejections()
     deals = [d for o in outcomes for d in o.deals]
@@ -145,7 +144,7 @@ def test_illegal_and_malformed_ruff_answers_are_faults_with_the_fallback(
     threads: list[Any] = [cheater, SdkThread(Checked("5"), h.address, "tok-r")]
     for t in threads:
         t.start()
-    outcomes = play_ruff(h, RuffRules(form="single", seats=2), "cheat",  # type: ignore[arg-type]
+    outcomes = play_ruff(h, RuffRules(form=Form.SINGLE, seats=2), "cheat",
                          strike_limit=20, until=lambda: not cheater.todo)  # fmt: skip
     join_all(threads)
     assert [name for name, _ in cheater.done] == names(MISDEEDS)
@@ -202,15 +201,24 @@ def test_a_bot_that_does_not_list_ruff_is_refused_at_hello(
         ok.close()
 
 
-def test_spies_never_see_what_their_seat_may_not_know(host: Callable[..., Hosted]) -> None:
-    """Two partners (seats 0 and 2) and an opponent (seat 1) spy in the double form."""
-    tokens = {f"tok{i}": f"e{i}" for i in range(4)}
+@pytest.mark.parametrize(
+    ("rules", "spying"),
+    [
+        (RuffRules(), 3),  # partners (seats 0 and 2) and an opponent (seat 1)
+        (RuffRules(form=Form.SINGLE, seats=3), 2),  # a 16-card head, 12 of them never seen
+    ],
+)
+def test_spies_never_see_what_their_seat_may_not_know(
+    host: Callable[..., Hosted], rules: RuffRules, spying: int
+) -> None:
+    tokens = {f"tok{i}": f"e{i}" for i in range(rules.seats)}
     h = host(tokens=tokens, game="ruff")
-    spies = [Spy(h.address, "tok0"), Spy(h.address, "tok1"), Spy(h.address, "tok2")]
-    threads: list[Any] = [*spies, SdkThread(Checked("3"), h.address, "tok3")]
+    spies = [Spy(h.address, f"tok{i}") for i in range(spying)]
+    threads: list[Any] = [*spies, *(SdkThread(Checked(str(i)), h.address, f"tok{i}")
+                                    for i in range(spying, rules.seats))]  # fmt: skip
     for t in threads:
         t.start()
-    (outcome,) = play_ruff(h, RuffRules(), "spy")
+    (outcome,) = play_ruff(h, rules, "spy")
     join_all(threads)
     by_deal = {rec["deal"]: rec for rec in outcome.deals}
     audited = rubbing = 0
@@ -221,7 +229,7 @@ def test_spies_never_see_what_their_seat_may_not_know(host: Callable[..., Hosted
         for msg in spy.received:  # every deal result too: the same for every seat
             if msg.HasField("deal_result"):
                 audit_result(msg.deal_result.ruff, by_deal[msg.deal_result.deal])
-    assert audited > 60 and rubbing >= 1
+    assert audited > 30 and rubbing >= 1
 
 
 def seen_cards(view: rpb.RuffView) -> set[str]:
