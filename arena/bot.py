@@ -35,7 +35,7 @@ class BaseBot:
 
     name = "bot"
     version = "0"
-    # The games it plays, sent in Hello.games over gRPC ("truf", "truco"): a referee
+    # The games it plays, sent in Hello.games over gRPC ("truf", "truco", "ruff"): a referee
     # refuses a bot that does not list its tournament's game.
     games: tuple[str, ...] = ("truf",)
 

@@ -36,7 +36,7 @@ import grpc
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import Bot, call_hook, has_hook
 from arena.truf.view import SeatView
-from arena.wire.codecs import BRANCHES
+from arena.wire.codecs import BRANCHES, CODECS
 from arena.wire.pbwire import lite_class
 
 PROTOCOL_VERSION = 1
@@ -79,7 +79,8 @@ def play_stream(channel: grpc.Channel) -> Any:
 def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
     """Ask the bot and build the answer message (by index when the action is in the list).
     ``request``: a ``DecisionRequest``, generated or its twin with the game's branch as
-    bytes; the branch (``truf``, ``truco``) picks the game's codec (``arena.wire.codecs``)."""
+    bytes; the branch (``truf``, ``truco``, ``ruff``) picks the game's codec
+    (``arena.wire.codecs``)."""
     msg = pb.PlayRequest()
     ans = msg.answer
     ans.request_id = request.request_id
@@ -106,7 +107,7 @@ def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
         ans.index = choice
         return msg
     try:
-        ans.index = list(legal).index(choice)
+        ans.index = legal.index(choice)  # a sequence: Ruff's discards are built lazily
     except ValueError:
         try:
             codec.fill_answer(ans, choice)  # not in the list: the referee will say why
@@ -306,7 +307,9 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     parser.add_argument("--tls-ca", metavar="CERT", help="connect with TLS, trusting this PEM")
     if bot_class is None:
         parser.add_argument(
-            "--game", default="truf", help="the game whose bundled bot BOT names (truf, truco)"
+            "--game",
+            default="truf",
+            help=f"the game whose bundled bot BOT names ({', '.join(CODECS)})",
         )
     args = parser.parse_args(argv)
     from arena.loading import BotLoadError, instantiate, load_class, split_options

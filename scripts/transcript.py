@@ -27,7 +27,9 @@ import re
 import sys
 import threading
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 import grpc
 from google.protobuf import text_format
@@ -38,7 +40,7 @@ sys.path.insert(0, str(ROOT))
 from arena._proto.truf.arena.v1 import arena_pb2 as pb  # noqa: E402
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc  # noqa: E402
 from arena._proto.truf.arena.v1 import truf_pb2 as truf_pb  # noqa: E402
-from arena.games import make_game  # noqa: E402
+from arena.games import Game, make_game  # noqa: E402
 from arena.referee.host import wait_for_entrants  # noqa: E402
 from arena.referee.server import Referee, start_server  # noqa: E402
 from arena.referee.table import play_remote_match  # noqa: E402
@@ -146,24 +148,32 @@ class Mistaken(Recorder):
         return msg
 
 
-async def record(
-    bot: type[Recorder] = Recorder, timeout: float = 5.0, strikes: int = 3
-) -> Recorder:
-    """Seat 0's bot, with its log, after one classic match of one deal against three
-    index-0 bots."""
-    tokens = {f"token-{s}": f"bot{s}" for s in range(4)}
-    referee = Referee(tokens=tokens, decision_timeout=timeout, strike_limit=strikes)
+async def record_match(
+    game: Game,
+    tokens: Mapping[str, str],
+    make_bot: Callable[[str, str, str], Recorder],
+    *,
+    seed: str,
+    timeout: float = 5.0,
+    strikes: int = 3,
+) -> list[Recorder]:
+    """Start the real referee for ``game`` on a free loopback port, connect one bot per
+    token (``make_bot(address, token, name)``, seated in token order), play one match
+    "r0001-t01" from ``seed``, say goodbye and stop: the bots, with their logs. Every
+    transcript script records through this."""
+    referee = Referee(
+        tokens=dict(tokens), decision_timeout=timeout, strike_limit=strikes, game=game.name
+    )
     server, port = await start_server(referee, "127.0.0.1:0")
-    bots = [(bot if s == 0 else Recorder)(f"127.0.0.1:{port}", t, n)
-            for s, (t, n) in enumerate(tokens.items())]  # fmt: skip
+    bots = [make_bot(f"127.0.0.1:{port}", t, n) for t, n in tokens.items()]
     try:
         for n, bot in enumerate(bots, 1):  # one at a time, so seats follow the token order
             bot.start()
             await wait_for_entrants(referee, n, [], 30)
         await play_remote_match(
-            make_game(rules=TrufRules(deals=1)),
+            game,
             referee.entrants,
-            ctx=MatchContext("r0001-t01", seed="transcript"),
+            ctx=MatchContext("r0001-t01", seed=seed),
             strike_limit=strikes,
         )
         await referee.goodbye()
@@ -172,6 +182,27 @@ async def record(
         await server.stop(1)
     for bot in bots:
         bot.join(10)
+    return bots
+
+
+async def record(
+    bot: type[Recorder] = Recorder, timeout: float = 5.0, strikes: int = 3
+) -> Recorder:
+    """Seat 0's bot, with its log, after one classic match of one deal against three
+    index-0 bots."""
+    tokens = {f"token-{s}": f"bot{s}" for s in range(4)}
+
+    def make(address: str, token: str, name: str) -> Recorder:
+        return (bot if token == "token-0" else Recorder)(address, token, name)
+
+    bots = await record_match(
+        make_game(rules=TrufRules(deals=1)),
+        tokens,
+        make,
+        seed="transcript",
+        timeout=timeout,
+        strikes=strikes,
+    )
     return bots[0]
 
 
@@ -211,8 +242,40 @@ def render(log: list[tuple[str, object]]) -> str:
     return "\n".join(parts)
 
 
+def render_first_deal(
+    log: list[tuple[str, Any]], feature: Callable[[Any], str | None], skipped: str
+) -> str:
+    """A game's first deal: every message up to its DealResult, then (after the line
+    ``skipped``) the match's end. The first message of each kind is laid out in full, and
+    so is the first decision request of each ``feature`` (a name, or None); every other
+    message takes one line."""
+    first = next(i for i, (_, m) in enumerate(log) if m.WhichOneof("message") == "deal_result")
+    kinds: set[str | None] = set()
+    parts = []
+    for i, (direction, msg) in enumerate(log):
+        kind = msg.WhichOneof("message")
+        if i > first and kind not in ("match_result", "tournament_over"):
+            continue
+        full = kind not in kinds
+        kinds.add(kind)
+        if kind == "decision_request" and (name := feature(msg)) is not None:
+            full = full or name not in kinds
+            kinds.add(name)
+        if i == first + 1 or (i > first and kind == "match_result" and "skipped" not in kinds):
+            kinds.add("skipped")
+            parts.append(f"{skipped}\n")
+        body = message_text(msg, one_line=not full)
+        parts.append(f"# {direction}\n{body}" + ("" if full else "\n"))
+    return "\n".join(parts)
+
+
+def fenced(begin: str, end: str, text: str) -> str:
+    """A generated block of the guide: its markers around ``text`` as protobuf code."""
+    return f"{begin}\n\n```protobuf\n{text}```\n\n{end}"
+
+
 def section(transcript: str) -> str:
-    return f"{BEGIN}\n\n```protobuf\n{transcript}```\n\n{END}"
+    return fenced(BEGIN, END, transcript)
 
 
 def rejections() -> str:
@@ -233,7 +296,7 @@ def rejections() -> str:
 
 
 def rejections_section(text: str) -> str:
-    return f"{REJECTIONS_BEGIN}\n\n```protobuf\n{text}```\n\n{REJECTIONS_END}"
+    return fenced(REJECTIONS_BEGIN, REJECTIONS_END, text)
 
 
 def replace_between(text: str, begin: str, end: str, new: str) -> str | None:
@@ -264,6 +327,29 @@ def main() -> int:
         print(f"{GUIDE}: no transcript or rejections markers", file=sys.stderr)
         return 1
     return write_or_check(new, text, check=args.check, what="the transcript or the rejections")
+
+
+def game_main(
+    description: str, begin: str, end: str, title: str, transcript: Callable[[], str]
+) -> int:
+    """The command line of a game's transcript script (``truco_transcript.py``,
+    ``ruff_transcript.py``): ``--print`` prints what ``transcript()`` records; otherwise the
+    guide's block between ``begin`` and ``end`` is rewritten, or with ``--check`` compared
+    (exit status 1 when stale). ``title``: the game, as the messages name it."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--check", action="store_true", help="fail if the guide is stale")
+    parser.add_argument("--print", action="store_true", help="print the transcript only")
+    args = parser.parse_args()
+    text = transcript()
+    if args.print:
+        print(text)
+        return 0
+    guide = GUIDE.read_text(encoding="utf-8")
+    new = replace_between(guide, begin, end, fenced(begin, end, text))
+    if new is None:
+        print(f"{GUIDE}: no {title} transcript markers", file=sys.stderr)
+        return 1
+    return write_or_check(new, guide, check=args.check, what=f"the {title} transcript")
 
 
 def write_or_check(new: str, text: str, *, check: bool, what: str) -> int:

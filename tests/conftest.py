@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import NoReturn
+from collections.abc import Callable, Iterator
+from typing import Any, NoReturn
 
 import pytest
 
@@ -24,3 +24,20 @@ def _missing_tool(what: str, install: str) -> NoReturn:
 def missing_tool() -> MissingTool:
     """``missing_tool(what, install)``: call it where a needed tool is absent."""
     return _missing_tool
+
+
+@pytest.fixture
+def host() -> Iterator[Callable[..., Any]]:
+    """Makes real referees on loopback (tests/test_grpc.py's ``Hosted``, its keywords the
+    referee's options), each closed after the test."""
+    from test_grpc import Hosted
+
+    made: list[Hosted] = []
+
+    def make(**options: Any) -> Hosted:
+        made.append(Hosted(**options))
+        return made[-1]
+
+    yield make
+    for h in made:
+        h.close()

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import grpc
 import pytest
-from test_grpc import (  # noqa: F401 (host is a fixture)
+from test_grpc import (
     ByIndex,
     Hosted,
     Recorder,
@@ -28,7 +28,6 @@ from test_grpc import (  # noqa: F401 (host is a fixture)
     Stream,
     child_env,
     hello,
-    host,
     join_all,
     play_hosted_match,
     refusal,

@@ -16,13 +16,12 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
-from test_grpc import (  # noqa: F401 (host is a fixture)
+from test_grpc import (
     ByIndex,
     Hosted,
     SdkThread,
     Stream,
     hello,
-    host,
     join_all,
     play_hosted_match,
 )

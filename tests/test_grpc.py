@@ -414,19 +414,6 @@ class Hosted:
             self.loop.close()
 
 
-@pytest.fixture
-def host() -> Iterator[Callable[..., Hosted]]:
-    made: list[Hosted] = []
-
-    def make(**referee_options: Any) -> Hosted:
-        made.append(Hosted(**referee_options))
-        return made[-1]
-
-    yield make
-    for h in made:
-        h.close()
-
-
 def hello(token: str = "", name: str = "raw", version: int = 1, **more: Any) -> pb.PlayRequest:
     msg = pb.PlayRequest()
     msg.hello.CopyFrom(

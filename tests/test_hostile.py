@@ -11,13 +11,12 @@ from typing import Any
 
 import grpc
 import pytest
-from test_grpc import (  # noqa: F401 (host is a fixture)
+from test_grpc import (
     ByIndex,
     Hosted,
     SdkThread,
     Stream,
     hello,
-    host,
     join_all,
     play_hosted_match,
 )

@@ -171,7 +171,7 @@ def test_the_go_recipe_makes_the_stubs(author_dir: Path, missing_tool: MissingTo
     run(recipe("go", "build"), author_dir, timeout=120)
     stubs = author_dir / "arenapb"
     assert sorted(p.name for p in stubs.iterdir()) == [
-        "arena.pb.go", "arena_grpc.pb.go", "truco.pb.go", "truf.pb.go"
+        "arena.pb.go", "arena_grpc.pb.go", "ruff.pb.go", "truco.pb.go", "truf.pb.go"
     ]  # fmt: skip
     assert "func NewArenaServiceClient" in (stubs / "arena_grpc.pb.go").read_text()
     assert "package arenapb" in (stubs / "truf.pb.go").read_text()
@@ -183,6 +183,6 @@ def test_the_java_recipe_makes_the_stubs(author_dir: Path, missing_tool: Missing
     run(recipe("java", "build"), author_dir, timeout=120)
     stubs = author_dir / "src" / "main" / "java" / "truf" / "arena" / "v1"
     assert sorted(p.name for p in stubs.iterdir()) == [
-        "Arena.java", "ArenaServiceGrpc.java", "Truco.java", "Truf.java"
+        "Arena.java", "ArenaServiceGrpc.java", "Ruff.java", "Truco.java", "Truf.java"
     ]  # fmt: skip
     assert "newStub(" in (stubs / "ArenaServiceGrpc.java").read_text()

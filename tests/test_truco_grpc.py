@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,19 +33,6 @@ from bots.truco.basic import Bot as Basic
 
 REASON = pb.AnswerRejected
 ROOT = Path(__file__).resolve().parents[1]
-
-
-@pytest.fixture
-def host() -> Iterator[Callable[..., Hosted]]:
-    made: list[Hosted] = []
-
-    def make(**options: Any) -> Hosted:
-        made.append(Hosted(**options))
-        return made[-1]
-
-    yield make
-    for h in made:
-        h.close()
 
 
 def play_truco(h: Hosted, seats: int, match_id: str, strike_limit: int = 3) -> MatchOutcome:

@@ -71,6 +71,11 @@ def test_every_action_round_trips_by_value() -> None:
         (tpb.TrucoAction(), "no action set"),
         (tpb.TrucoAction(play="8E"), "'8E' is not a Spanish-deck card"),
         (tpb.TrucoAction(play=""), "play"),
+        # A bot's padding is never echoed: its length and start instead.
+        (
+            tpb.TrucoAction(play="1E" + "x" * 5000),
+            "play: not a card code: 5002 characters, from '1Exxxxxx'",
+        ),
         (tpb.TrucoAction(call=tpb.TRUCO_CALL_UNSPECIFIED), "call is TRUCO_CALL_UNSPECIFIED"),
         (tpb.TrucoAction(call=99), "call is the unknown value 99"),  # type: ignore[arg-type]
         (tpb.TrucoAction(answer=tpb.TRUCO_ANSWER_UNSPECIFIED), "answer is TRUCO_ANSWER_UNSP"),
@@ -87,5 +92,6 @@ def test_the_registry_names_each_games_branch_and_refuses_unknown_games() -> Non
         assert codec.game == name
         for message in (pb.DecisionRequest, pb.Answer, pb.DealResult):
             assert message.DESCRIPTOR.fields_by_name[codec.branch].number == codec.field
-    with pytest.raises(ValueError, match="no wire codec for game 'ruff'"):
-        codec_for("ruff")
+    assert set(CODECS) == {"truf", "truco", "ruff"}
+    with pytest.raises(ValueError, match="no wire codec for game 'whist'; there are: truf, "):
+        codec_for("whist")

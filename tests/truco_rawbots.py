@@ -4,16 +4,12 @@ tests/test_truco_grpc.py, each in a thread against an in-process referee."""
 
 from __future__ import annotations
 
-import queue
 import random
-import threading
-from collections import defaultdict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
-import grpc
+from rawgame import RawBot, game_hello
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
-from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
 from arena._proto.truf.arena.v1 import truco_pb2 as tpb
 
 CALL_TEXT = {
@@ -41,61 +37,17 @@ def text(action: tpb.TrucoAction) -> str:
 
 
 def truco_hello(token: str, name: str, games: tuple[str, ...] = ("truco",)) -> pb.PlayRequest:
-    msg = pb.PlayRequest()
-    msg.hello.CopyFrom(
-        pb.Hello(protocol_version=1, bot_name=name, token=token, games=list(games), capacity=1)
-    )
-    return msg
+    return game_hello(token, name, games)
 
 
-class RawTruco(threading.Thread):
-    """Answers every request with ``choose``'s answer; keeps every message it got and,
-    per hand, the text of each action it meant to be played (``expect``)."""
+class RawTruco(RawBot):
+    """Answers index 0, the first legal action."""
 
-    def __init__(self, address: str, token: str, name: str = "raw") -> None:
-        super().__init__(name=f"raw-{token}", daemon=True)
-        self.address, self.token, self.bot_name = address, token, name
-        self.outbox: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
-        self.received: list[pb.PlayResponse] = []
-        self.views: list[tpb.TrucoView] = []
-        self.expect: dict[tuple[str, int], list[str]] = defaultdict(list)
-        self.error: BaseException | None = None
-
-    def _requests(self) -> Iterator[pb.PlayRequest]:
-        yield truco_hello(self.token, self.bot_name)
-        while (msg := self.outbox.get()) is not None:
-            yield msg
-
-    def run(self) -> None:
-        channel = grpc.insecure_channel(self.address)
-        try:
-            for msg in pb_grpc.ArenaServiceStub(channel).Play(self._requests(), timeout=120):
-                self.received.append(msg)
-                kind = msg.WhichOneof("message")
-                if kind == "decision_request":
-                    req = msg.decision_request
-                    assert req.WhichOneof("game") == "truco"
-                    self.views.append(req.truco.view)
-                    answer = pb.PlayRequest()
-                    answer.answer.request_id = req.request_id
-                    meant = self.choose(req, answer.answer)
-                    self.expect[(req.match_id, req.deal)].append(meant)
-                    self.outbox.put(answer)
-                elif kind == "tournament_over":
-                    break
-        except BaseException as exc:  # reported by the test
-            self.error = exc
-        finally:
-            self.outbox.put(None)
-            channel.close()
+    game = "truco"
 
     def choose(self, req: pb.DecisionRequest, answer: pb.Answer) -> str:
-        """Fill ``answer``; return the text of the action that should be played."""
         answer.index = 0
         return text(req.truco.legal_actions[0])
-
-    def rejections(self) -> list[pb.AnswerRejected]:
-        return [m.answer_rejected for m in self.received if m.HasField("answer_rejected")]
 
 
 class Caller(RawTruco):

@@ -10,12 +10,15 @@ and back. ``codec_for(game)`` finds it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
+from arena.wire import ruff as ruff_wire
 from arena.wire import truco as truco_wire
 from arena.wire import truf as truf_wire
+from arena.wire.common import check_seat
 
 
 class GameCodec(Protocol):
@@ -92,46 +95,77 @@ class TrufCodec:
         return truf_wire.deal_result_from_proto(result.truf)
 
 
-class TrucoCodec:
-    """Truco: ``arena.wire.truco``, on the generated classes."""
+@dataclass(frozen=True)
+class ProtoCodec:
+    """A game whose codec module is built on the generated classes (``arena.wire.truco``,
+    ``arena.wire.ruff``): the module's functions, behind ``GameCodec``."""
 
-    game = branch = "truco"
-    field = 21
+    game: str  # also the branch's name
+    field: int
+    deal_field: str  # the view's field that holds its deal (hand)
+    decision_bytes: Callable[[Any, Sequence[Any]], bytes]
+    decision_from_bytes: Callable[[bytes], tuple[Any, Any]]
+    action_from_proto: Callable[[Any], Any]
+    fill_action: Callable[[Any, Any], None]
+    fill_result: Callable[[Any, Mapping[str, Any]], None]
+    result_from_proto: Callable[[Any, int], dict[str, Any]]
+
+    @property
+    def branch(self) -> str:
+        return self.game
 
     def deal_of(self, view: Any) -> int:
-        return int(view.hand_no)
-
-    def decision_bytes(self, view: Any, legal: Sequence[Any]) -> bytes:
-        return truco_wire.decision_bytes(view, legal)
+        return int(getattr(view, self.deal_field))
 
     def action_from_answer(self, answer: pb.Answer) -> Any:
-        return truco_wire.action_from_proto(answer.truco)
+        return self.action_from_proto(getattr(answer, self.branch))
 
     def fill_answer(self, answer: pb.Answer, action: Any) -> None:
-        truco_wire.fill_action(answer.truco, action)
+        self.fill_action(getattr(answer, self.branch), action)
 
     def wire_decision(self, data: bytes, *, match_id: str, seat: int) -> tuple[Any, Any]:
-        view, legal = truco_wire.decision_from_bytes(data)
-        if (view.match_id, view.seat) != (match_id, seat):
-            raise ValueError(
-                f"the view is of match {view.match_id!r} seat {view.seat}, the request of "
-                f"match {match_id!r} seat {seat}"
-            )
+        view, legal = self.decision_from_bytes(data)
+        check_seat(view, match_id=match_id, seat=seat)
         return view, legal
 
     def fill_deal_result(self, result: pb.DealResult, record: Mapping[str, Any]) -> None:
-        truco_wire.fill_hand_result(result.truco, record)
+        self.fill_result(getattr(result, self.branch), record)
 
     def deal_result_from(self, result: pb.DealResult) -> dict[str, Any]:
-        return truco_wire.hand_result_from_proto(result.truco, result.deal)
+        return self.result_from_proto(getattr(result, self.branch), result.deal)
 
 
-CODECS: dict[str, GameCodec] = {codec.game: codec for codec in (TrufCodec(), TrucoCodec())}
+TRUCO = ProtoCodec(
+    game="truco",
+    field=21,
+    deal_field="hand_no",
+    decision_bytes=truco_wire.decision_bytes,
+    decision_from_bytes=truco_wire.decision_from_bytes,
+    action_from_proto=truco_wire.action_from_proto,
+    fill_action=truco_wire.fill_action,
+    fill_result=truco_wire.fill_hand_result,
+    result_from_proto=truco_wire.hand_result_from_proto,
+)
+RUFF = ProtoCodec(
+    game="ruff",
+    field=22,
+    deal_field="deal",
+    decision_bytes=ruff_wire.decision_bytes,
+    decision_from_bytes=ruff_wire.decision_from_bytes,
+    action_from_proto=ruff_wire.action_from_proto,
+    fill_action=ruff_wire.fill_action,
+    fill_result=ruff_wire.fill_deal_result,
+    result_from_proto=ruff_wire.deal_result_from_proto,
+)
+
+
+CODECS: dict[str, GameCodec] = {codec.game: codec for codec in (TrufCodec(), TRUCO, RUFF)}
 BRANCHES = {codec.branch: codec for codec in CODECS.values()}
 
 
 def codec_for(game: str) -> GameCodec:
-    """The codec of ``game`` ("truf", "truco"); ``ValueError`` naming the known ones."""
+    """The codec of ``game`` ("truf", "truco", "ruff"); ``ValueError`` naming the known
+    ones."""
     codec = CODECS.get(game)
     if codec is None:
         raise ValueError(f"no wire codec for game {game!r}; there are: {', '.join(CODECS)}")

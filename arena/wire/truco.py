@@ -30,6 +30,7 @@ from arena.truco.actions import (
 from arena.truco.calls import EnvidoCall, TrucoCall
 from arena.truco.cards import Card, codes
 from arena.truco.view import PlayView, TrickView, TrucoView
+from arena.wire.common import card_error, enum_name
 
 CALL_TO: dict[TrucoCall | EnvidoCall, int] = {
     TrucoCall.TRUCO: pb.TRUCO_CALL_TRUCO,
@@ -104,12 +105,13 @@ def action_from_proto(msg: pb.TrucoAction) -> Action:
         try:
             return Play(Card.parse(msg.play))
         except ValueError as exc:
-            raise ActionFormatError(f"cannot read Truco action: play: {exc}") from None
+            detail = card_error(msg.play, exc)
+            raise ActionFormatError(f"cannot read Truco action: play: {detail}") from None
     if kind == "call":
         call = CALL_FROM.get(msg.call)
         if call is None:
             raise ActionFormatError(
-                f"cannot read Truco action: call is {_enum_name(pb.TrucoCall, msg.call)}; "
+                f"cannot read Truco action: call is {enum_name(pb.TrucoCall, msg.call)}; "
                 "expected one of TRUCO_CALL_TRUCO .. TRUCO_CALL_FALTA_ENVIDO"
             )
         return Call(call)
@@ -119,7 +121,7 @@ def action_from_proto(msg: pb.TrucoAction) -> Action:
         if msg.answer == pb.TRUCO_ANSWER_NO_QUIERO:
             return NO_QUIERO
         raise ActionFormatError(
-            f"cannot read Truco action: answer is {_enum_name(pb.TrucoAnswer, msg.answer)}; "
+            f"cannot read Truco action: answer is {enum_name(pb.TrucoAnswer, msg.answer)}; "
             "expected TRUCO_ANSWER_QUIERO or TRUCO_ANSWER_NO_QUIERO"
         )
     if kind == "declare":
@@ -129,13 +131,6 @@ def action_from_proto(msg: pb.TrucoAction) -> Action:
     if kind == "mazo":
         return MAZO
     raise ActionFormatError(f"cannot read Truco action: no action set ({_ACTIONS})")
-
-
-def _enum_name(enum: Any, number: int) -> str:
-    try:
-        return str(enum.Name(number))
-    except ValueError:
-        return f"the unknown value {number}"
 
 
 # -------------------------------------------------------------------- views

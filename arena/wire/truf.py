@@ -43,6 +43,7 @@ from arena.truf.bidding import PAIRS, SINGLES
 from arena.truf.errors import ActionFormatError
 from arena.truf.state import Phase
 from arena.truf.view import LazyView, PlayedCard, SeatView, Trick
+from arena.wire.common import card_error
 from arena.wire.pbwire import SMALL as _SMALL
 from arena.wire.pbwire import len_field as _len
 from arena.wire.pbwire import lite_class
@@ -109,9 +110,6 @@ OP_FROM: dict[int, DeclareOp] = {int(v): DeclareOp(k) for k, v in OP_TO.items()}
 CARD_OF: dict[str, Card] = dict(zip(CODES, CARDS, strict=True))  # exact codes: the fast path
 
 
-CODE_LIMIT = 8  # characters of a card code an error message repeats (' 10d ' is 5)
-
-
 def _card(code: str, where: str) -> Card:
     """The card of a code; also reads lower case and '10D'. Raises CardError naming ``where``."""
     card = CARD_OF.get(code)
@@ -120,10 +118,7 @@ def _card(code: str, where: str) -> Card:
     try:
         return Card.parse(code)
     except CardError as exc:
-        detail = str(exc)
-        if len(code) > CODE_LIMIT:  # never echo (nor keep) a bot's padding: say its length
-            detail = f"not a card code: {len(code)} characters, from {code[:8]!r}"
-        raise CardError(f"{where}: {detail}") from None
+        raise CardError(f"{where}: {card_error(code, exc)}") from None
 
 
 def _cache(

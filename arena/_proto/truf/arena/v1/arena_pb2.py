@@ -23,39 +23,40 @@ _sym_db = _symbol_database.Default()
 
 
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
+from arena._proto.truf.arena.v1 import ruff_pb2 as truf_dot_arena_dot_v1_dot_ruff__pb2
 from arena._proto.truf.arena.v1 import truco_pb2 as truf_dot_arena_dot_v1_dot_truco__pb2
 from arena._proto.truf.arena.v1 import truf_pb2 as truf_dot_arena_dot_v1_dot_truf__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19truf/arena/v1/arena.proto\x12\rtruf.arena.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x19truf/arena/v1/truco.proto\x1a\x18truf/arena/v1/truf.proto\"h\n\x0bPlayRequest\x12%\n\x05hello\x18\x01 \x01(\x0b\x32\x14.truf.arena.v1.HelloH\x00\x12\'\n\x06\x61nswer\x18\x02 \x01(\x0b\x32\x15.truf.arena.v1.AnswerH\x00\x42\t\n\x07message\"\xda\x02\n\x0cPlayResponse\x12)\n\x07welcome\x18\x01 \x01(\x0b\x32\x16.truf.arena.v1.WelcomeH\x00\x12:\n\x10\x64\x65\x63ision_request\x18\x02 \x01(\x0b\x32\x1e.truf.arena.v1.DecisionRequestH\x00\x12\x30\n\x0b\x64\x65\x61l_result\x18\x03 \x01(\x0b\x32\x19.truf.arena.v1.DealResultH\x00\x12\x32\n\x0cmatch_result\x18\x04 \x01(\x0b\x32\x1a.truf.arena.v1.MatchResultH\x00\x12\x38\n\x0f\x61nswer_rejected\x18\x05 \x01(\x0b\x32\x1d.truf.arena.v1.AnswerRejectedH\x00\x12\x38\n\x0ftournament_over\x18\x06 \x01(\x0b\x32\x1d.truf.arena.v1.TournamentOverH\x00\x42\t\n\x07message\"\x91\x01\n\x05Hello\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x13\n\x0b\x62ot_version\x18\x03 \x01(\t\x12\r\n\x05token\x18\x04 \x01(\t\x12\x10\n\x08\x63\x61pacity\x18\x05 \x01(\r\x12\r\n\x05games\x18\x06 \x03(\t\x12\x17\n\x0freconnect_token\x18\x07 \x01(\t\"\xb3\x01\n\x07Welcome\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x0f\n\x07\x65ntrant\x18\x02 \x01(\t\x12\x16\n\x0eserver_version\x18\x03 \x01(\t\x12\x1b\n\x13\x64\x65\x63ision_timeout_ms\x18\x04 \x01(\r\x12\x19\n\x11max_message_bytes\x18\x05 \x01(\r\x12\x17\n\x0freconnect_token\x18\x06 \x01(\t\x12\x14\n\x0ctime_bank_ms\x18\x07 \x01(\r\"\xba\x02\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x10\n\x08match_id\x18\x03 \x01(\t\x12\x0c\n\x04\x64\x65\x61l\x18\x04 \x01(\r\x12\x0c\n\x04seat\x18\x05 \x01(\r\x12\x12\n\ntimeout_ms\x18\x06 \x01(\r\x12,\n\x08\x64\x65\x61\x64line\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x04truf\x18\x14 \x01(\x0b\x32\x1b.truf.arena.v1.TrufDecisionH\x00\x12-\n\x05truco\x18\x15 \x01(\x0b\x32\x1c.truf.arena.v1.TrucoDecisionH\x00\x12\x17\n\x0f\x62\x61se_timeout_ms\x18\x08 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\t \x01(\rB\x06\n\x04game\"\x8f\x01\n\x06\x41nswer\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x0f\n\x05index\x18\x02 \x01(\rH\x00\x12)\n\x04truf\x18\x14 \x01(\x0b\x32\x19.truf.arena.v1.TrufActionH\x00\x12+\n\x05truco\x18\x15 \x01(\x0b\x32\x1a.truf.arena.v1.TrucoActionH\x00\x42\x08\n\x06\x63hoice\"\xa6\x01\n\nDealResult\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04\x64\x65\x61l\x18\x03 \x01(\r\x12-\n\x04truf\x18\x14 \x01(\x0b\x32\x1d.truf.arena.v1.TrufDealResultH\x00\x12/\n\x05truco\x18\x15 \x01(\x0b\x32\x1e.truf.arena.v1.TrucoHandResultH\x00\x42\x06\n\x04game\"}\n\x0bMatchResult\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\r\n\x05names\x18\x03 \x03(\t\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12\x0e\n\x06totals\x18\x05 \x03(\x11\x12\r\n\x05ranks\x18\x06 \x03(\r\x12\x0e\n\x06\x66\x61ults\x18\x07 \x03(\r\"\xaf\x02\n\x0e\x41nswerRejected\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x34\n\x06reason\x18\x02 \x01(\x0e\x32$.truf.arena.v1.AnswerRejected.Reason\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\x12\x0f\n\x07strikes\x18\x04 \x01(\r\x12\x17\n\x0fstrikes_allowed\x18\x05 \x01(\r\"\x98\x01\n\x06Reason\x12\x16\n\x12REASON_UNSPECIFIED\x10\x00\x12\x1b\n\x17REASON_WRONG_REQUEST_ID\x10\x01\x12\x19\n\x15REASON_ILLEGAL_ACTION\x10\x02\x12\x15\n\x11REASON_WRONG_KIND\x10\x03\x12\x16\n\x12REASON_UNPARSEABLE\x10\x04\x12\x0f\n\x0bREASON_LATE\x10\x05\"!\n\x0eTournamentOver\x12\x0f\n\x07message\x18\x01 \x01(\t2S\n\x0c\x41renaService\x12\x43\n\x04Play\x12\x1a.truf.arena.v1.PlayRequest\x1a\x1b.truf.arena.v1.PlayResponse(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19truf/arena/v1/arena.proto\x12\rtruf.arena.v1\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x18truf/arena/v1/ruff.proto\x1a\x19truf/arena/v1/truco.proto\x1a\x18truf/arena/v1/truf.proto\"h\n\x0bPlayRequest\x12%\n\x05hello\x18\x01 \x01(\x0b\x32\x14.truf.arena.v1.HelloH\x00\x12\'\n\x06\x61nswer\x18\x02 \x01(\x0b\x32\x15.truf.arena.v1.AnswerH\x00\x42\t\n\x07message\"\xda\x02\n\x0cPlayResponse\x12)\n\x07welcome\x18\x01 \x01(\x0b\x32\x16.truf.arena.v1.WelcomeH\x00\x12:\n\x10\x64\x65\x63ision_request\x18\x02 \x01(\x0b\x32\x1e.truf.arena.v1.DecisionRequestH\x00\x12\x30\n\x0b\x64\x65\x61l_result\x18\x03 \x01(\x0b\x32\x19.truf.arena.v1.DealResultH\x00\x12\x32\n\x0cmatch_result\x18\x04 \x01(\x0b\x32\x1a.truf.arena.v1.MatchResultH\x00\x12\x38\n\x0f\x61nswer_rejected\x18\x05 \x01(\x0b\x32\x1d.truf.arena.v1.AnswerRejectedH\x00\x12\x38\n\x0ftournament_over\x18\x06 \x01(\x0b\x32\x1d.truf.arena.v1.TournamentOverH\x00\x42\t\n\x07message\"\x91\x01\n\x05Hello\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x10\n\x08\x62ot_name\x18\x02 \x01(\t\x12\x13\n\x0b\x62ot_version\x18\x03 \x01(\t\x12\r\n\x05token\x18\x04 \x01(\t\x12\x10\n\x08\x63\x61pacity\x18\x05 \x01(\r\x12\r\n\x05games\x18\x06 \x03(\t\x12\x17\n\x0freconnect_token\x18\x07 \x01(\t\"\xb3\x01\n\x07Welcome\x12\x18\n\x10protocol_version\x18\x01 \x01(\r\x12\x0f\n\x07\x65ntrant\x18\x02 \x01(\t\x12\x16\n\x0eserver_version\x18\x03 \x01(\t\x12\x1b\n\x13\x64\x65\x63ision_timeout_ms\x18\x04 \x01(\r\x12\x19\n\x11max_message_bytes\x18\x05 \x01(\r\x12\x17\n\x0freconnect_token\x18\x06 \x01(\t\x12\x14\n\x0ctime_bank_ms\x18\x07 \x01(\r\"\xe7\x02\n\x0f\x44\x65\x63isionRequest\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x10\n\x08table_id\x18\x02 \x01(\t\x12\x10\n\x08match_id\x18\x03 \x01(\t\x12\x0c\n\x04\x64\x65\x61l\x18\x04 \x01(\r\x12\x0c\n\x04seat\x18\x05 \x01(\r\x12\x12\n\ntimeout_ms\x18\x06 \x01(\r\x12,\n\x08\x64\x65\x61\x64line\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12+\n\x04truf\x18\x14 \x01(\x0b\x32\x1b.truf.arena.v1.TrufDecisionH\x00\x12-\n\x05truco\x18\x15 \x01(\x0b\x32\x1c.truf.arena.v1.TrucoDecisionH\x00\x12+\n\x04ruff\x18\x16 \x01(\x0b\x32\x1b.truf.arena.v1.RuffDecisionH\x00\x12\x17\n\x0f\x62\x61se_timeout_ms\x18\x08 \x01(\r\x12\x14\n\x0ctime_bank_ms\x18\t \x01(\rB\x06\n\x04game\"\xba\x01\n\x06\x41nswer\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x0f\n\x05index\x18\x02 \x01(\rH\x00\x12)\n\x04truf\x18\x14 \x01(\x0b\x32\x19.truf.arena.v1.TrufActionH\x00\x12+\n\x05truco\x18\x15 \x01(\x0b\x32\x1a.truf.arena.v1.TrucoActionH\x00\x12)\n\x04ruff\x18\x16 \x01(\x0b\x32\x19.truf.arena.v1.RuffActionH\x00\x42\x08\n\x06\x63hoice\"\xd5\x01\n\nDealResult\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04\x64\x65\x61l\x18\x03 \x01(\r\x12-\n\x04truf\x18\x14 \x01(\x0b\x32\x1d.truf.arena.v1.TrufDealResultH\x00\x12/\n\x05truco\x18\x15 \x01(\x0b\x32\x1e.truf.arena.v1.TrucoHandResultH\x00\x12-\n\x04ruff\x18\x16 \x01(\x0b\x32\x1d.truf.arena.v1.RuffDealResultH\x00\x42\x06\n\x04game\"}\n\x0bMatchResult\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\r\n\x05names\x18\x03 \x03(\t\x12\x0c\n\x04seat\x18\x04 \x01(\r\x12\x0e\n\x06totals\x18\x05 \x03(\x11\x12\r\n\x05ranks\x18\x06 \x03(\r\x12\x0e\n\x06\x66\x61ults\x18\x07 \x03(\r\"\xaf\x02\n\x0e\x41nswerRejected\x12\x12\n\nrequest_id\x18\x01 \x01(\x04\x12\x34\n\x06reason\x18\x02 \x01(\x0e\x32$.truf.arena.v1.AnswerRejected.Reason\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\x12\x0f\n\x07strikes\x18\x04 \x01(\r\x12\x17\n\x0fstrikes_allowed\x18\x05 \x01(\r\"\x98\x01\n\x06Reason\x12\x16\n\x12REASON_UNSPECIFIED\x10\x00\x12\x1b\n\x17REASON_WRONG_REQUEST_ID\x10\x01\x12\x19\n\x15REASON_ILLEGAL_ACTION\x10\x02\x12\x15\n\x11REASON_WRONG_KIND\x10\x03\x12\x16\n\x12REASON_UNPARSEABLE\x10\x04\x12\x0f\n\x0bREASON_LATE\x10\x05\"!\n\x0eTournamentOver\x12\x0f\n\x07message\x18\x01 \x01(\t2S\n\x0c\x41renaService\x12\x43\n\x04Play\x12\x1a.truf.arena.v1.PlayRequest\x1a\x1b.truf.arena.v1.PlayResponse(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena._proto.truf.arena.v1.arena_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_PLAYREQUEST']._serialized_start=130
-  _globals['_PLAYREQUEST']._serialized_end=234
-  _globals['_PLAYRESPONSE']._serialized_start=237
-  _globals['_PLAYRESPONSE']._serialized_end=583
-  _globals['_HELLO']._serialized_start=586
-  _globals['_HELLO']._serialized_end=731
-  _globals['_WELCOME']._serialized_start=734
-  _globals['_WELCOME']._serialized_end=913
-  _globals['_DECISIONREQUEST']._serialized_start=916
-  _globals['_DECISIONREQUEST']._serialized_end=1230
-  _globals['_ANSWER']._serialized_start=1233
-  _globals['_ANSWER']._serialized_end=1376
-  _globals['_DEALRESULT']._serialized_start=1379
-  _globals['_DEALRESULT']._serialized_end=1545
-  _globals['_MATCHRESULT']._serialized_start=1547
-  _globals['_MATCHRESULT']._serialized_end=1672
-  _globals['_ANSWERREJECTED']._serialized_start=1675
-  _globals['_ANSWERREJECTED']._serialized_end=1978
-  _globals['_ANSWERREJECTED_REASON']._serialized_start=1826
-  _globals['_ANSWERREJECTED_REASON']._serialized_end=1978
-  _globals['_TOURNAMENTOVER']._serialized_start=1980
-  _globals['_TOURNAMENTOVER']._serialized_end=2013
-  _globals['_ARENASERVICE']._serialized_start=2015
-  _globals['_ARENASERVICE']._serialized_end=2098
+  _globals['_PLAYREQUEST']._serialized_start=156
+  _globals['_PLAYREQUEST']._serialized_end=260
+  _globals['_PLAYRESPONSE']._serialized_start=263
+  _globals['_PLAYRESPONSE']._serialized_end=609
+  _globals['_HELLO']._serialized_start=612
+  _globals['_HELLO']._serialized_end=757
+  _globals['_WELCOME']._serialized_start=760
+  _globals['_WELCOME']._serialized_end=939
+  _globals['_DECISIONREQUEST']._serialized_start=942
+  _globals['_DECISIONREQUEST']._serialized_end=1301
+  _globals['_ANSWER']._serialized_start=1304
+  _globals['_ANSWER']._serialized_end=1490
+  _globals['_DEALRESULT']._serialized_start=1493
+  _globals['_DEALRESULT']._serialized_end=1706
+  _globals['_MATCHRESULT']._serialized_start=1708
+  _globals['_MATCHRESULT']._serialized_end=1833
+  _globals['_ANSWERREJECTED']._serialized_start=1836
+  _globals['_ANSWERREJECTED']._serialized_end=2139
+  _globals['_ANSWERREJECTED_REASON']._serialized_start=1987
+  _globals['_ANSWERREJECTED_REASON']._serialized_end=2139
+  _globals['_TOURNAMENTOVER']._serialized_start=2141
+  _globals['_TOURNAMENTOVER']._serialized_end=2174
+  _globals['_ARENASERVICE']._serialized_start=2176
+  _globals['_ARENASERVICE']._serialized_end=2259
 # @@protoc_insertion_point(module_scope)

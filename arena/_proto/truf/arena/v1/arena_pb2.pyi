@@ -3,6 +3,7 @@
 import datetime
 
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
+from arena._proto.truf.arena.v1 import ruff_pb2 as _ruff_pb2
 from arena._proto.truf.arena.v1 import truco_pb2 as _truco_pb2
 from arena._proto.truf.arena.v1 import truf_pb2 as _truf_pb2
 from google.protobuf.internal import containers as _containers
@@ -75,7 +76,7 @@ class Welcome(_message.Message):
     def __init__(self, protocol_version: _Optional[int] = ..., entrant: _Optional[str] = ..., server_version: _Optional[str] = ..., decision_timeout_ms: _Optional[int] = ..., max_message_bytes: _Optional[int] = ..., reconnect_token: _Optional[str] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
 
 class DecisionRequest(_message.Message):
-    __slots__ = ("request_id", "table_id", "match_id", "deal", "seat", "timeout_ms", "deadline", "truf", "truco", "base_timeout_ms", "time_bank_ms")
+    __slots__ = ("request_id", "table_id", "match_id", "deal", "seat", "timeout_ms", "deadline", "truf", "truco", "ruff", "base_timeout_ms", "time_bank_ms")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
@@ -85,6 +86,7 @@ class DecisionRequest(_message.Message):
     DEADLINE_FIELD_NUMBER: _ClassVar[int]
     TRUF_FIELD_NUMBER: _ClassVar[int]
     TRUCO_FIELD_NUMBER: _ClassVar[int]
+    RUFF_FIELD_NUMBER: _ClassVar[int]
     BASE_TIMEOUT_MS_FIELD_NUMBER: _ClassVar[int]
     TIME_BANK_MS_FIELD_NUMBER: _ClassVar[int]
     request_id: int
@@ -96,35 +98,40 @@ class DecisionRequest(_message.Message):
     deadline: _timestamp_pb2.Timestamp
     truf: _truf_pb2.TrufDecision
     truco: _truco_pb2.TrucoDecision
+    ruff: _ruff_pb2.RuffDecision
     base_timeout_ms: int
     time_bank_ms: int
-    def __init__(self, request_id: _Optional[int] = ..., table_id: _Optional[str] = ..., match_id: _Optional[str] = ..., deal: _Optional[int] = ..., seat: _Optional[int] = ..., timeout_ms: _Optional[int] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., truf: _Optional[_Union[_truf_pb2.TrufDecision, _Mapping]] = ..., truco: _Optional[_Union[_truco_pb2.TrucoDecision, _Mapping]] = ..., base_timeout_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
+    def __init__(self, request_id: _Optional[int] = ..., table_id: _Optional[str] = ..., match_id: _Optional[str] = ..., deal: _Optional[int] = ..., seat: _Optional[int] = ..., timeout_ms: _Optional[int] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., truf: _Optional[_Union[_truf_pb2.TrufDecision, _Mapping]] = ..., truco: _Optional[_Union[_truco_pb2.TrucoDecision, _Mapping]] = ..., ruff: _Optional[_Union[_ruff_pb2.RuffDecision, _Mapping]] = ..., base_timeout_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
 
 class Answer(_message.Message):
-    __slots__ = ("request_id", "index", "truf", "truco")
+    __slots__ = ("request_id", "index", "truf", "truco", "ruff")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     INDEX_FIELD_NUMBER: _ClassVar[int]
     TRUF_FIELD_NUMBER: _ClassVar[int]
     TRUCO_FIELD_NUMBER: _ClassVar[int]
+    RUFF_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     index: int
     truf: _truf_pb2.TrufAction
     truco: _truco_pb2.TrucoAction
-    def __init__(self, request_id: _Optional[int] = ..., index: _Optional[int] = ..., truf: _Optional[_Union[_truf_pb2.TrufAction, _Mapping]] = ..., truco: _Optional[_Union[_truco_pb2.TrucoAction, _Mapping]] = ...) -> None: ...
+    ruff: _ruff_pb2.RuffAction
+    def __init__(self, request_id: _Optional[int] = ..., index: _Optional[int] = ..., truf: _Optional[_Union[_truf_pb2.TrufAction, _Mapping]] = ..., truco: _Optional[_Union[_truco_pb2.TrucoAction, _Mapping]] = ..., ruff: _Optional[_Union[_ruff_pb2.RuffAction, _Mapping]] = ...) -> None: ...
 
 class DealResult(_message.Message):
-    __slots__ = ("table_id", "match_id", "deal", "truf", "truco")
+    __slots__ = ("table_id", "match_id", "deal", "truf", "truco", "ruff")
     TABLE_ID_FIELD_NUMBER: _ClassVar[int]
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
     TRUF_FIELD_NUMBER: _ClassVar[int]
     TRUCO_FIELD_NUMBER: _ClassVar[int]
+    RUFF_FIELD_NUMBER: _ClassVar[int]
     table_id: str
     match_id: str
     deal: int
     truf: _truf_pb2.TrufDealResult
     truco: _truco_pb2.TrucoHandResult
-    def __init__(self, table_id: _Optional[str] = ..., match_id: _Optional[str] = ..., deal: _Optional[int] = ..., truf: _Optional[_Union[_truf_pb2.TrufDealResult, _Mapping]] = ..., truco: _Optional[_Union[_truco_pb2.TrucoHandResult, _Mapping]] = ...) -> None: ...
+    ruff: _ruff_pb2.RuffDealResult
+    def __init__(self, table_id: _Optional[str] = ..., match_id: _Optional[str] = ..., deal: _Optional[int] = ..., truf: _Optional[_Union[_truf_pb2.TrufDealResult, _Mapping]] = ..., truco: _Optional[_Union[_truco_pb2.TrucoHandResult, _Mapping]] = ..., ruff: _Optional[_Union[_ruff_pb2.RuffDealResult, _Mapping]] = ...) -> None: ...
 
 class MatchResult(_message.Message):
     __slots__ = ("table_id", "match_id", "names", "seat", "totals", "ranks", "faults")
