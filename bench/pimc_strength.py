@@ -2,14 +2,11 @@
 
 For each variant it runs ``arena tournament --in-process`` (seeded, so it can be
 repeated) and reports the leaderboard's order and, for pimc against each other bot, the
-probability that pimc is the better player under TrueSkill:
-
-    P(a better than b) = Phi((mu_a - mu_b) / sqrt(2 beta^2 + sigma_a^2 + sigma_b^2))
-
-with the leaderboard's beta (``arena.ratings.DEFAULT_PARAMS``): the chance that pimc
-finishes above the other in one match. It also shows the same with beta = 0, the chance
-that pimc's skill is the higher given the ratings' uncertainty alone. Issue 19's goal:
-pimc first, with P(better than tracker) >= 0.95, in both variants, over 200 rounds.
+leaderboard's own probability that pimc is the better player (``arena.ratings.
+prob_better``: its skill is the higher, given both ratings), and beside it TrueSkill's
+chance that pimc finishes above the other in one match (with the performance noise beta).
+Issue 19's goal: pimc first, with P(better than tracker) >= 0.95, in both variants, over
+200 rounds.
 
 Run: ``python bench/pimc_strength.py [--rounds 200] [--pimc pimc:budget=0.05]
 [--variant classic] [--results DIR]``. Long: with the default 50 ms budget a classic
@@ -26,18 +23,14 @@ import tempfile
 from pathlib import Path
 
 from arena.leaderboard import read_leaderboard_json
-from arena.ratings import DEFAULT_PARAMS
+from arena.ratings import DEFAULT_PARAMS, Rating, prob_better
 
 OPPONENTS = ("tracker", "planner", "greedy")
 
 
-def p_better(
-    mu_a: float, sigma_a: float, mu_b: float, sigma_b: float, beta: float = DEFAULT_PARAMS.beta
-) -> float:
-    """Phi((mu_a - mu_b) / sqrt(2 beta^2 + sigma_a^2 + sigma_b^2)): with the ratings' beta,
-    TrueSkill's chance that a finishes above b in one match; with ``beta=0``, the chance
-    that a's skill (its mean performance) is the higher."""
-    z = (mu_a - mu_b) / math.sqrt(2 * beta**2 + sigma_a**2 + sigma_b**2)
+def match_chance(me: Rating, other: Rating, beta: float = DEFAULT_PARAMS.beta) -> float:
+    """TrueSkill's chance that ``me`` finishes above ``other`` in one match."""
+    z = (me.mu - other.mu) / math.sqrt(2 * beta**2 + me.sigma**2 + other.sigma**2)
     return 0.5 * (1 + math.erf(z / math.sqrt(2)))
 
 
@@ -58,12 +51,12 @@ def run_variant(variant: str, rounds: int, pimc: str, seed: int, results: Path) 
     for other in rows:
         if other is me:
             continue
-        p = p_better(me.mu, me.sigma, other.mu, other.sigma)
-        skill = p_better(me.mu, me.sigma, other.mu, other.sigma, beta=0.0)
+        mine, theirs = Rating(me.mu, me.sigma), Rating(other.mu, other.sigma)
+        p = prob_better(mine, theirs)
         print(
             f"  vs {other.bot}: mu {other.mu:.2f} sigma {other.sigma:.2f}, "
             f"wins {other.wins}/{other.matches}, P(pimc better) = {p:.4f} "
-            f"(skill alone, beta 0: {skill:.4f})"
+            f"(finishes above it in one match: {match_chance(mine, theirs):.4f})"
         )
         if other.bot == "tracker":
             goal = goal and p >= 0.95
