@@ -79,19 +79,27 @@ def connect(address: str, working_dir: Path, *, num_cpus: int | None = None) -> 
     here, with ``num_cpus`` CPUs or all) with ``runtime_env(working_dir)``."""
     ray = import_ray()
     local = address == "local"
-    try:
-        ray.init(
-            address=None if local else address,
-            num_cpus=num_cpus if local else None,
-            runtime_env=runtime_env(working_dir),
-            include_dashboard=False,
-            logging_level="ERROR",  # not its notes on packaging the working folder
-        )
-    except ConnectionError as exc:
-        raise WorkerError(
-            f"--ray {address}: no Ray cluster there ({exc}); start one with `ray start "
-            "--head`, or use --ray local"
-        ) from None
+    for attempt in (1, 2):
+        try:
+            ray.init(
+                address=None if local else address,
+                num_cpus=num_cpus if local else None,
+                runtime_env=runtime_env(working_dir),
+                include_dashboard=False,
+                logging_level="ERROR",  # not its notes on packaging the working folder
+            )
+            return
+        except ConnectionError as exc:
+            raise WorkerError(
+                f"--ray {address}: no Ray cluster there ({exc}); start one with `ray start "
+                "--head`, or use --ray local"
+            ) from None
+        except Exception as exc:  # Ray raises a bare Exception when its node does not start
+            ray.shutdown()
+            if not local or "timed out during startup" not in str(exc) or attempt == 2:
+                raise WorkerError(f"--ray {address}: Ray did not start: {exc}") from None
+            # A local node's raylet sometimes misses Ray's 30 s registration window on a
+            # loaded machine: start it once more before giving up.
 
 
 class RayRunner:
