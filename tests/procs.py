@@ -1,8 +1,24 @@
-"""Processes as the tests see them: a process's children, read from /proc (Linux)."""
+"""Processes as the tests see them: a process's children, read from /proc (Linux), and
+the benches run as a user runs them."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_bench(script: str, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """``python bench/SCRIPT ARGS`` from the repository's root, its output captured."""
+    return subprocess.run(
+        [sys.executable, f"bench/{script}", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def _where(field: int, value: int) -> list[int]:

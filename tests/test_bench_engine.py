@@ -5,20 +5,12 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from procs import run_bench
 
 
 def bench(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "bench/engine.py", "--deals", "13", "--repeat", "1", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_bench("engine.py", "--deals", "13", "--repeat", "1", *args)
 
 
 def test_the_engine_bench_reports_both_sides_and_ends_with_deals_per_second() -> None:

@@ -6,21 +6,13 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from procs import run_bench
 
 
 def bench(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "bench/flood.py", "--rounds", "1", "--deals", "1", "--repeat", "1",
-         *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )  # fmt: skip
+    return run_bench("flood.py", "--rounds", "1", "--deals", "1", "--repeat", "1", *args,
+                     timeout=180)  # fmt: skip
 
 
 def test_the_flood_bench_reports_each_flood_against_calm() -> None:

@@ -5,18 +5,12 @@ is the bench's to report, never a test's (Ray's part is left to tests/test_ray.p
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from procs import run_bench
 
 
 def test_the_parallel_bench_reports_both_rates_the_load_and_their_ratio() -> None:
-    out = subprocess.run(
-        [sys.executable, "bench/parallel.py", "--rounds", "6", "--no-ray"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+    out = run_bench("parallel.py", "--rounds", "6", "--no-ray", timeout=300)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0] == "6 Truf matches, bots random, greedy, planner, tracker"

@@ -5,23 +5,15 @@ are the bench's to report (README), never a test's."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from procs import run_bench
 
 
 def test_the_ratings_bench_reports_each_method_and_the_stop(tmp_path: Path) -> None:
     args = ["--seeds", "2", "--rounds", "5", "--truth-rounds", "8", "--variants", "target",
             "--methods", "match (today),default,score/deal", "--cache", str(tmp_path)]  # fmt: skip
-    out = subprocess.run(
-        [sys.executable, "bench/ratings.py", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    out = run_bench("ratings.py", *args, timeout=300)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("target: true order ")

@@ -4,26 +4,16 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[1]
+from procs import run_bench
 
 
 @pytest.mark.parametrize("variant", ["classic", "target"])
 def test_the_sim_bench_reports_both_sides_and_ends_with_playouts_per_second(
     variant: str,
 ) -> None:
-    out = subprocess.run(
-        [sys.executable, "bench/sim.py", "--deals", "20", "--repeat", "1", "--variant", variant],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    out = run_bench("sim.py", "--deals", "20", "--repeat", "1", "--variant", variant)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("baseline (bench/engine.py's bare classic loop)")
