@@ -621,6 +621,7 @@ def _resume_served(config: RunConfig, directory: Path, secret: str, *, quiet: bo
         tokens=tokens, resuming=True,
     )  # fmt: skip
     show_leaderboard(directory, names)
+    _say_why_served_ended(config, directory, secret, names)
 
 
 def _seed_warning(config: RunConfig) -> None:
@@ -754,8 +755,18 @@ def run_tournament(
                 run_hosted_tournament(config, plan, writer, skip=skip, display=display)
     show_leaderboard(directory, plan.entrants)
     if plan.stop is not None:
-        played = max((int(r["round"]) for r in finished_matches(directory)), default=0)
-        out.print(plan.stop.verdict(played), markup=False, highlight=False)
+        _say_why_it_ended(plan.stop, directory)
+
+
+def _say_why_it_ended(stop: Any, directory: Path, *, replay: bool = False) -> None:
+    """With --until-settled: whether the order settled or the cap (--rounds) was reached.
+    ``replay``: ``stop`` has seen no match yet, so give it every finished one first."""
+    done = finished_matches(directory)
+    if replay:
+        for record in done:
+            stop.add(record)
+    played = max((int(r["round"]) for r in done), default=0)
+    out.print(stop.verdict(played), markup=False, highlight=False)
 
 
 def _headline(config: RunConfig, plan: Any) -> str:
@@ -848,6 +859,8 @@ def serve(
     tls_cert: TlsCertO = None,
     tls_key: TlsKeyO = None,
     strikes: StrikesO = 3,
+    duplicate: DuplicateOpt = False,
+    until_settled: UntilSettledOpt = False,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar=FLAG, help="No live display.")
     ] = False,
@@ -861,6 +874,8 @@ def serve(
             bots=[],  # the bots that connect
             transport="grpc",
             external=True,
+            duplicate=duplicate,
+            until_settled=until_settled,
             **_game_options(ctx, game, seats, points, form, alt_deals),
             **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                       decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
@@ -911,6 +926,16 @@ def serve(
     except (OSError, RuntimeError) as exc:
         raise fail(str(exc)) from None
     show_leaderboard(directory, names)
+    _say_why_served_ended(config, directory, secret, names)
+
+
+def _say_why_served_ended(
+    config: RunConfig, directory: Path, secret: str, names: list[str]
+) -> None:
+    """``_say_why_it_ended`` for a served run, whose plan lives in the referee."""
+    if config.until_settled:
+        plan = make_plan(dataclasses.replace(config, bots=names), secret=secret)
+        _say_why_it_ended(plan.stop, directory, replay=True)
 
 
 @app.command()

@@ -160,3 +160,29 @@ def test_a_duplicate_until_settled_run_over_grpc_deals_what_it_deals_in_process(
         )
 
     assert dealt(out) == dealt(local)
+
+
+def test_arena_serve_deals_duplicate_and_stops_when_settled_or_at_the_cap(
+    tmp_path: Path,
+) -> None:
+    """``arena serve --duplicate --until-settled``: four bot programs play the blocks the
+    in-process run deals, the run says which ended it, and ``arena verify`` accepts it."""
+    from test_grpc import Serving, arena_cmd, run_arena
+
+    local = duplicate_run(tmp_path / "local", "--seed", "6", rounds=4, deals=1)
+    with Serving(tmp_path, "--entrants", "4", "--duplicate", "--until-settled", "--rounds",
+                 "4", "--deals", "1", "--seed", "6") as s:  # fmt: skip
+        for name in ("random", "random", "greedy", "greedy"):
+            s.bot(arena_cmd("bot", name, "--connect", s.address))
+        said = " ".join(s.finish().split())
+    assert "reached the cap of 4 rounds" in said, said  # twins never settle
+    code, text = run_arena(tmp_path, "verify", str(s.out))
+    assert code == 0, text
+
+    def dealt(run: Path) -> list[tuple[Any, ...]]:
+        return sorted(
+            (d["match"], d["block"], d["rotation"], json.dumps(d["hands"]))
+            for d in read_jsonl(run / "replays.jsonl")
+        )
+
+    assert dealt(s.out) == dealt(local)
