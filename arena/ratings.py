@@ -14,6 +14,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 import trueskill  # type: ignore[import-untyped]
+from trueskill.factorgraph import Factor  # type: ignore[import-untyped]
+from trueskill.mathematics import Gaussian  # type: ignore[import-untyped]
 
 # The leaderboard's sort key is the conservative rating mu - K * sigma: with K = 3 a new
 # entrant (mu 25, sigma 25/3) starts at 0, and a bot must prove itself to rise.
@@ -40,9 +42,10 @@ class RatingParams:
     draw_probability: float = 0.02
 
     # What one rating update is: "match" (the match's ranking only), "deal" (each deal's
-    # ranking, from the record's ``deal_points``), or "both" (the deals, then the match).
-    # A record without ``deal_points``, or with a disqualified or forfeiting seat, is
-    # always rated as a match: a fallback's deals say nothing of the bot.
+    # ranking, from the record's ``deal_points``), "both" (the deals, then the match), or
+    # "points" (each deal's *points*: the margins between the teams, not only their order;
+    # see ``PointsTrueSkill``). A record without ``deal_points``, or with a disqualified or
+    # forfeiting seat, is always rated as a match: a fallback's deals say nothing of the bot.
     unit: str = "match"
     # In a duplicate run (records with ``block`` and ``rotation``: --duplicate), rate each
     # *board* instead of each deal: the seats that held the same hand of the same deal at
@@ -63,13 +66,13 @@ class RatingParams:
         return {"model": "trueskill", **asdict(self), "conservative": f"mu - {K:g} * sigma"}
 
 
-UNITS = ("match", "deal", "both")
+UNITS = ("match", "deal", "both", "points")
 
 
-# Issue 16, measured by bench/ratings.py (README): every deal's ranking is rated, then
-# the match's, and tau is 0 since bots do not change during a tournament, so sigma keeps
-# shrinking.
-DEFAULT_PARAMS = RatingParams(unit="both", tau=0.0)
+# Issue 16, measured by bench/ratings.py (README): every deal is rated by its points (the
+# margins between the seats), and tau is 0 since bots do not change during a tournament,
+# so sigma keeps shrinking.
+DEFAULT_PARAMS = RatingParams(unit="points", tau=0.0)
 
 
 @dataclass(frozen=True)
@@ -142,6 +145,119 @@ def settled(ranked: Sequence[Rating], level: float = SETTLED) -> bool:
     return all(prob_better(a, b) >= level for a, b in zip(ranked, ranked[1:], strict=False))
 
 
+class _Observed(Factor):  # type: ignore[misc]
+    """A factor that observes its variable's value: a team difference seen as a margin.
+
+    TrueSkill's own ``TruncateFactor`` only sees the sign of the difference (who beat
+    whom, or a draw); this one sees its size. ``noise`` is kept far below beta so that the
+    observation is all but exact, yet the Gaussian arithmetic stays finite."""
+
+    def __init__(self, var: Any, value: float, noise: float) -> None:
+        super().__init__([var])
+        self.value = value
+        self.noise = noise
+
+    def up(self) -> float:
+        return float(self.var.update_message(self, message=Gaussian(self.value, self.noise)))
+
+
+class PointsTrueSkill(trueskill.TrueSkill):  # type: ignore[misc]
+    """TrueSkill whose result is the teams' points, not their ranking alone: the
+    score-based variant of TrueSkill (Guo, Sanner, Graepel and Buntine, "Score-based
+    Bayesian skill learning", 2012). The model is TrueSkill's: each seat's performance is
+    its skill plus N(0, beta^2) noise, a team's is the sum of its seats'. Where TrueSkill
+    observes only the order of the team performances, this observes their differences,
+    the points margins divided by the points one performance unit is worth. The package's
+    own factor graph and message schedule do the update, with the truncation layer
+    replaced by observations; the graph is a tree of Gaussians, so the marginals it
+    returns are exact. Between equal teams a margin of 0 is no special event: there is no
+    draw probability to choose."""
+
+    def rate_margins(
+        self, rating_groups: Sequence[Mapping[str, Any]], performances: Sequence[float]
+    ) -> list[dict[str, Any]]:
+        """New ratings for the teams ``rating_groups`` (as for ``rate``) whose
+        performances, in skill units, are ``performances`` up to a common shift."""
+        groups, keys = self.validate_rating_groups(rating_groups)
+        weights = self.validate_weights(None, groups, keys)
+        ranks = list(range(len(groups)))
+        rating, perf, team_perf, team_diff, _ = self.factor_graph_builders(groups, ranks, weights)
+        diff_vars: list[Any] = []
+
+        def build_team_diff_layer() -> Any:
+            for factor in team_diff():
+                diff_vars.append(factor.sum)
+                yield factor
+
+        noise = self.beta * 1e-6
+
+        def build_observation_layer() -> Any:
+            for x, var in enumerate(diff_vars):
+                yield _Observed(var, performances[x] - performances[x + 1], noise)
+
+        layers = self.run_schedule(
+            rating, perf, team_perf, build_team_diff_layer, build_observation_layer
+        )
+        skills = iter(factor.var for factor in layers[0])
+        out = []
+        for team_keys in keys:
+            team = {}
+            for key in team_keys:
+                skill = next(skills)
+                team[key] = trueskill.Rating(float(skill.mu), float(skill.sigma))
+            out.append(team)
+        return out
+
+
+class PointScale:
+    """How many points one performance unit (beta) of a seat is worth, learnt from the
+    deals rated so far, so that the same rating works for any game and scoring.
+
+    A team's performance in a deal has, under the model, the variance ``beta^2 * size``
+    in skill units (the sum of its seats'). Its variance in points is measured, from the
+    deviations from the deal's mean,
+    around each entrant's own mean deviation (Welford), so that a steady gap between
+    entrants, which is skill, is not read as noise. That estimate is wild while each
+    entrant has only a few deals, so it starts from the spread around the deal means
+    (wider, as it counts skill gaps as noise: the first updates are cautious), weighted
+    as ``PRIOR_DF`` degrees of freedom, which the deals soon outweigh (a Truf match of
+    four seats brings 48)."""
+
+    PRIOR_DF = 20.0
+
+    def __init__(self) -> None:
+        self._per_entrant: dict[str, tuple[int, float, float]] = {}  # n, mean, M2
+        self._raw_sq = 0.0  # squared deviations from the deal means
+        self._raw_df = 0.0  # their degrees of freedom, per seat-unit of variance
+
+    def observe(self, names: Sequence[Sequence[str]], points: Sequence[float]) -> None:
+        """Add one deal: each team's entrants and its points."""
+        teams = len(points)
+        mean = sum(points) / teams
+        # A deviation from the mean of T teams has (1 - 1/T) of a performance's variance.
+        widen = 1.0 / math.sqrt(1.0 - 1.0 / teams)
+        for team, p in zip(names, points, strict=True):
+            deviation = p - mean
+            self._raw_sq += deviation * deviation
+            deviation *= widen
+            for name in team:
+                n, m, m2 = self._per_entrant.get(name, (0, 0.0, 0.0))
+                n += 1
+                delta = deviation - m
+                m += delta / n
+                self._per_entrant[name] = (n, m, m2 + delta * (deviation - m))
+        self._raw_df += teams - 1
+
+    def variance(self) -> float:
+        """The variance of one team's performance in a deal, in points (0 while unknown)."""
+        if not self._raw_df:
+            return 0.0
+        df = sum(n - 1 for n, _, _ in self._per_entrant.values())
+        m2 = sum(m2 for _, _, m2 in self._per_entrant.values())
+        raw = self._raw_sq / self._raw_df
+        return (m2 + self.PRIOR_DF * raw) / (df + self.PRIOR_DF)
+
+
 class Ratings:
     """The ratings of every entrant seen so far; unseen entrants have the prior."""
 
@@ -154,6 +270,10 @@ class Ratings:
             tau=params.tau,
             draw_probability=params.draw_probability,
         )
+        self._points_env = PointsTrueSkill(
+            mu=params.mu, sigma=params.sigma, beta=params.beta, tau=params.tau
+        )
+        self._scale = PointScale()
         self._ratings: dict[str, Any] = {}  # name -> trueskill.Rating
         # (block, table) -> the block's records so far, waiting for its last rotation
         self._blocks: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
@@ -262,6 +382,12 @@ class Ratings:
 
     def _rate_record(self, record: Mapping[str, Any], where: str) -> None:
         unit = self.params.unit
+        if unit == "points":
+            if self._rates_deals(record, where):
+                self._rate_points(record, where)
+            else:
+                self._rate(record, rating_ranks(record), where)
+            return
         if unit != "match" and self._rates_deals(record, where):
             for deal in range(len(record["deal_points"])):
                 self._rate(record, deal_ranks(record, deal, self.params.margin), where)
@@ -290,6 +416,32 @@ class Ratings:
             raise RatingError(f"{where}: TrueSkill cannot rate this result ({exc})") from None
         for team in rated:
             self._ratings.update(team)
+
+    def _rate_points(self, record: Mapping[str, Any], where: str) -> None:
+        """Rate the record deal by deal by its points (``unit="points"``): each team
+        counts with the points of its best seat, as for ranks. Each deal first teaches
+        the scale what a point is worth, then is rated. (Rating the match once, by its
+        summed points, loses nothing in the Gaussian model but much in TrueSkill's
+        mean-field one: while sigma is wide against a match's small noise, each update
+        halves the weight of all before it. bench/ratings.py measured it worse.)"""
+        seats: Sequence[str] = record["seats"]
+        teams: Sequence[Sequence[int]] = record["teams"]
+        names = [[seats[s] for s in team] for team in teams]
+        size = sum(len(team) for team in teams) / len(teams)
+        for points in record["deal_points"]:
+            team_points = [float(max(points[s] for s in team)) for team in teams]
+            self._scale.observe(names, team_points)
+            variance = self._scale.variance()
+            if variance <= 0.0:
+                continue  # every deal so far was level: nothing yet sets a point's worth
+            per_unit = math.sqrt(variance / (self.params.beta**2 * size))  # points a unit
+            groups = [{seats[s]: self._current(seats[s]) for s in team} for team in teams]
+            try:
+                rated = self._points_env.rate_margins(groups, [p / per_unit for p in team_points])
+            except (FloatingPointError, ZeroDivisionError) as exc:
+                raise RatingError(f"{where}: TrueSkill cannot rate this result ({exc})") from None
+            for team in rated:
+                self._ratings.update(team)
 
     def rate_all(self, records: Iterable[Mapping[str, Any]]) -> None:
         """Rate matches in schedule order (round, table, match id), so that the order in

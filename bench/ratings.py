@@ -55,11 +55,12 @@ METHODS: dict[str, RatingParams | None] = {
     "deal τ=0": RatingParams(unit="deal", tau=0.0),
     "deal+match τ=0 m2": RatingParams(unit="both", tau=0.0, margin=2.0, draw_probability=0.4),
     "boards τ=0": RatingParams(unit="deal", tau=0.0, boards=True),
+    "deal+match τ=0": RatingParams(unit="both", tau=0.0),  # the default of stop 22
     "default": DEFAULT_PARAMS,
     "score/deal": None,
 }
 
-QUICK = ("match (today)", "default", "score/deal")  # the default run's methods
+QUICK = ("match (today)", "deal+match τ=0", "default", "score/deal")  # the default run's methods
 
 
 class MemoryWriter:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -10,6 +11,8 @@ import pytest
 
 from arena.ratings import (
     DEFAULT_PARAMS,
+    PointScale,
+    PointsTrueSkill,
     Rating,
     RatingError,
     RatingParams,
@@ -239,7 +242,7 @@ def test_the_environment_is_explicit_and_its_parameters_are_exposed() -> None:
     assert params["beta"] == pytest.approx(25.0 / 6)
     assert params["tau"] == 0.0  # bots do not change during a tournament (issue 16)
     assert params["draw_probability"] == pytest.approx(0.02)
-    assert params["unit"] == "both" and params["boards"] is False and params["margin"] == 0.0
+    assert params["unit"] == "points" and params["boards"] is False and params["margin"] == 0.0
     # a second environment with other settings does not disturb the first
     rec = record(["a", "b", "c", "d"], [1, 1, 0, 0])
     first = Ratings()
@@ -428,3 +431,176 @@ def test_a_margin_makes_a_close_deal_a_draw() -> None:
     assert deal_ranks(rec, 0) == [1, 2, 3, 4]
     assert deal_ranks(rec, 0, margin=2.0) == [1, 1, 3, 4]  # b within 2 of a; c 3 below b
     assert deal_ranks(rec, 0, margin=3.0) == [1, 1, 1, 4]  # a chain: c within 3 of b
+
+
+# unit="points": each deal rated by its margins (the score-based TrueSkill, issue 16)
+
+POINTS = RatingParams(unit="points", tau=0.0)
+
+
+def solve(matrix: list[list[float]], rhs: list[float]) -> list[float]:
+    """Gaussian elimination: the test's own linear algebra, independent of the package."""
+    n = len(rhs)
+    rows = [row[:] + [b] for row, b in zip(matrix, rhs, strict=True)]
+    for c in range(n):
+        pivot = max(range(c, n), key=lambda r: abs(rows[r][c]))
+        rows[c], rows[pivot] = rows[pivot], rows[c]
+        for r in range(n):
+            if r != c:
+                f = rows[r][c] / rows[c][c]
+                rows[r] = [a - f * b for a, b in zip(rows[r], rows[c], strict=True)]
+    return [rows[i][n] / rows[i][i] for i in range(n)]
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 6])
+def test_a_margin_update_is_the_exact_gaussian_posterior(seats: int) -> None:
+    """Skills x ~ N(mu, sigma^2), performances x + N(0, beta^2), and the differences of
+    the performances observed: the posterior has a closed form (a Kalman update), which
+    the factor graph must reproduce for every seat's mean and standard deviation."""
+    rng = random.Random(seats)
+    env = PointsTrueSkill(mu=25.0, sigma=25 / 3, beta=25 / 6, tau=0.0)
+    mus = [rng.uniform(15, 35) for _ in range(seats)]
+    sigmas = [rng.uniform(0.5, 8) for _ in range(seats)]
+    perf = [rng.uniform(-10, 10) for _ in range(seats)]
+    groups = [{i: env.create_rating(mus[i], sigmas[i])} for i in range(seats)]
+    rated = env.rate_margins(groups, perf)
+    beta2 = (25 / 6) ** 2
+    # observed y_k = perf_k - perf_{k+1}; y = D p, cov(D p) = D (S + beta^2 I) D^T
+    d = [[(j == k) - (j == k + 1) for j in range(seats)] for k in range(seats - 1)]
+    cov = [
+        [
+            sum(d[a][j] * d[b][j] * (sigmas[j] ** 2 + beta2) for j in range(seats))
+            for b in range(seats - 1)
+        ]
+        for a in range(seats - 1)
+    ]
+    innovation = [sum(d[k][j] * (perf[j] - mus[j]) for j in range(seats)) for k in range(seats - 1)]
+    weights = solve(cov, innovation)
+    for i in range(seats):
+        gain = [d[k][i] * sigmas[i] ** 2 for k in range(seats - 1)]  # S D^T, row i
+        mean = mus[i] + sum(g * w for g, w in zip(gain, weights, strict=True))
+        var = sigmas[i] ** 2 - sum(g * x for g, x in zip(gain, solve(cov, gain), strict=True))
+        assert rated[i][i].mu == pytest.approx(mean, abs=1e-6)
+        assert rated[i][i].sigma == pytest.approx(math.sqrt(var), abs=1e-6)
+
+
+def test_points_weigh_a_big_win_above_several_small_losses() -> None:
+    """The converse of the deal ranks' test: b takes one deal by ten, a three by one;
+    by points b, which took 7 more, is above a (deal ranks put a above)."""
+    rec = with_deals(record(["a", "b"], [0, 0]), [[1, 0], [1, 0], [1, 0], [0, 10]])
+    ratings = Ratings(POINTS)
+    ratings.rate_match(rec)
+    assert ratings.rating("b").mu > ratings.rating("a").mu
+
+
+def test_a_wider_margin_moves_the_ratings_further() -> None:
+    deals = [[2, 1, 0, -3], [0, 1, 2, -3], [1, 0, -1, 0]]
+    narrow = with_deals(record(["a", "b", "c", "d"], [0] * 4), [*deals, [1, 0, 0, 0]])
+    wide = with_deals(record(["a", "b", "c", "d"], [0] * 4), [*deals, [6, 0, 0, 0]])
+    gaps = []
+    for rec in (narrow, wide):
+        ratings = Ratings(POINTS)
+        ratings.rate_match(rec)
+        gaps.append(ratings.rating("a").mu - ratings.rating("b").mu)
+    assert 0 < gaps[0] < gaps[1]
+
+
+@pytest.mark.parametrize("factor,shift", [(10.0, 0.0), (0.5, 0.0), (1.0, 7.0), (3.0, -2.0)])
+def test_points_ratings_do_not_depend_on_the_games_unit_of_points(
+    factor: float, shift: float
+) -> None:
+    """What a point is worth is learnt from the deals, so scaling every point (another
+    game's scoring) or adding the same to every seat of a deal changes no rating."""
+    rng = random.Random(5)
+    base = [[rng.randint(-6, 6) for _ in range(4)] for _ in range(30)]
+    scaled = [[p * factor + shift for p in deal] for deal in base]
+    one = Ratings(POINTS)
+    one.rate_match(with_deals(record(["a", "b", "c", "d"], [0] * 4), base))
+    other = Ratings(POINTS)
+    other.rate_match(with_deals(record(["a", "b", "c", "d"], [0] * 4), scaled))
+    for name in "abcd":
+        assert other.rating(name).mu == pytest.approx(one.rating(name).mu, abs=1e-6)
+        assert other.rating(name).sigma == pytest.approx(one.rating(name).sigma, abs=1e-6)
+
+
+def test_level_deals_keep_equals_level_and_shrink_sigma() -> None:
+    """Once other deals have shown what a point is worth, level deals between equally
+    rated entrants move no mean and shrink every sigma: an even result is no surprise."""
+    ratings = Ratings(POINTS)
+    ratings.rate_match(
+        with_deals(record(["x", "y", "z"], [0] * 3), [[2, 0, -1], [-1, 2, 0], [0, -1, 2]])
+    )
+    ratings.rate_match({**with_deals(record(["a", "b", "c"], [0] * 3), [[1, 1, 1]] * 5),
+                        "round": 2})  # fmt: skip
+    for name in "abc":
+        assert ratings.rating(name).mu == pytest.approx(25.0, abs=1e-9)
+        assert ratings.rating(name).sigma < PRIOR.sigma
+
+
+def test_nothing_is_rated_until_a_deal_shows_what_a_point_is_worth() -> None:
+    ratings = Ratings(POINTS)
+    ratings.rate_match(with_deals(record(["a", "b"], [0, 0]), [[0, 0], [3, 3]]))
+    assert ratings.rating("a") == PRIOR and ratings.rating("b") == PRIOR
+    ratings.rate_match({**with_deals(record(["a", "b"], [0, 0]), [[2, 0]]), "round": 2})
+    assert ratings.rating("a").mu > 25.0 > ratings.rating("b").mu
+
+
+def test_the_point_scale_reads_steady_gaps_as_skill_not_noise() -> None:
+    """a is always 3 points above b, give or take one (the two seats' noise, +-1 each,
+    cancelling here): the spread around each entrant's own mean, 1 for a deviation from
+    the deal mean of two, is half a performance's variance: 2. The deviations themselves
+    spread far wider (6.5), and weigh only as the prior's 20 degrees of freedom."""
+    rng = random.Random(1)
+    scale = PointScale()
+    for _ in range(400):
+        noise = rng.choice((-1.0, 1.0))
+        scale.observe([["a"], ["b"]], [3.0 + noise, -noise])
+    assert scale.variance() == pytest.approx((798 * 2 + 20 * 6.5) / 818, rel=0.03)
+    assert scale.variance() < 2.2
+
+
+def test_partners_move_together_by_their_teams_points() -> None:
+    rec = with_deals(
+        record(["a", "b", "c", "d"], [0] * 4, teams=[[0, 2], [1, 3]]),
+        [[3, 0, 3, 0], [1, 0, 1, 0], [2, 0, 2, 0]],
+    )
+    ratings = Ratings(POINTS)
+    ratings.rate_match(rec)
+    for one, partner in ("ac", "bd"):
+        assert ratings.rating(one).mu == pytest.approx(ratings.rating(partner).mu, abs=1e-9)
+        assert ratings.rating(one).sigma == pytest.approx(ratings.rating(partner).sigma)
+    assert ratings.rating("a").mu > ratings.rating("b").mu
+
+
+def test_a_points_match_with_a_disqualified_seat_is_rated_by_its_result() -> None:
+    rec = with_deals(record(["a", "b"], [0, 0]), [[5, 0], [5, 0]])
+    rec["disqualified"] = [True, False]
+    ratings = Ratings(POINTS)
+    ratings.rate_match(rec)
+    assert ratings.rating("b").mu > ratings.rating("a").mu
+
+
+def test_points_ratings_of_equal_entrants_are_calibrated() -> None:
+    """Two equally skilled entrants with Gaussian deal points: the leaderboard's
+    P(>next) must be a probability, not a verdict. After 40 deals it exceeds 0.95 in
+    about 5% of tournaments (a scale read too small would make it far more, too large
+    far less); and between entrants 0.5 points a deal apart, it is above 0.5 most often."""
+    rng = random.Random(16)
+    sure = 0
+    right = 0
+    runs = 300
+    for _ in range(runs):
+        equal = Ratings(POINTS)
+        apart = Ratings(POINTS)
+        equal.rate_match(
+            with_deals(record(["a", "b"], [0, 0]), [[rng.gauss(0, 2), rng.gauss(0, 2)]
+                                                     for _ in range(40)])
+        )  # fmt: skip
+        apart.rate_match(
+            with_deals(record(["a", "b"], [0, 0]), [[rng.gauss(0.5, 2), rng.gauss(0, 2)]
+                                                     for _ in range(40)])
+        )  # fmt: skip
+        sure += prob_better(equal.rating("a"), equal.rating("b")) > 0.95
+        right += prob_better(apart.rating("a"), apart.rating("b")) > 0.5
+    assert 0.02 * runs <= sure <= 0.09 * runs
+    assert right >= 0.7 * runs
