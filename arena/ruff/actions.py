@@ -93,7 +93,7 @@ def sort_key(action: Action) -> tuple[int, tuple[int, ...]]:
 
 
 def parse_action(text: str) -> Action:
-    """Read the text form: ``announce 17``, ``discard 2C 3C 7D TH``, ``play AS``."""
+    """Read the text form: ``announce 17``, ``discard TH 7D 2C 3C``, ``play AS``."""
     words = text.split()
     try:
         if len(words) == 2 and words[0] == "announce" and words[1].isdigit():
