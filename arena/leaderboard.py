@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.games import REGISTRY, StatColumn, record_game
-from arena.ratings import DEFAULT_PARAMS, RatingError, RatingParams, Ratings, prob_better
+from arena.ratings import DEFAULT_PARAMS, RatingError, RatingParams, Ratings
 
 SCHEMA = 1  # of the match lines read here
 # leaderboard.json: 2 since wins count a shared first as a fraction and the p_better_next
@@ -296,8 +296,8 @@ def build_leaderboard(
     Rows are sorted by the conservative rating, then mu, then name. ``wins`` and
     ``avg_placement`` use each match's recorded ``ranks`` (by total); only the rating
     puts a disqualified seat last. A first place shared by k teams is 1/k of a win, so the
-    wins add up to the matches. ``p_better_next`` is ``arena.ratings.prob_better`` of a row
-    and the next. The columns are those of the records' game (``game`` when there are none).
+    wins add up to the matches. ``p_better_next`` is ``Ratings.prob_better`` of a row and the
+    next. The columns are those of the records' game (``game`` when there are none).
     """
     records = list(records)
     seen: set[str] = set()
@@ -346,7 +346,7 @@ def build_leaderboard(
     ranked = sorted(tallies, key=sort_key)
     for position, name in enumerate(ranked, start=1):
         t, r = tallies[name], ratings.rating(name)
-        below = ratings.rating(ranked[position]) if position < len(ranked) else None
+        below = ranked[position] if position < len(ranked) else None
         rows.append(
             row(
                 rank=position,
@@ -354,7 +354,7 @@ def build_leaderboard(
                 mu=_round(r.mu),
                 sigma=_round(r.sigma),
                 conservative=_round(r.conservative),
-                p_better_next=None if below is None else _round(prob_better(r, below)),
+                p_better_next=None if below is None else _round(ratings.prob_better(name, below)),
                 matches=t.matches,
                 wins=_round(t.wins),
                 avg_placement=_ratio(t.placements, t.matches),

@@ -3,7 +3,7 @@
 After each round (in a duplicate run, after each block's last rotation) the matches are
 rated in schedule order, as the leaderboard rates them, and the run stops when every
 entrant is better than the next one down with probability ``SETTLED`` or more
-(``arena.ratings.settled``); ``--rounds`` is the cap. A runner asks ``stop_before(round)``
+(``arena.ratings.Ratings.settled``); ``--rounds`` is the cap. A runner asks ``stop_before(round)``
 before it starts a table of a new round and feeds every finished match to ``add``
 (resumed ones too), so a resumed run stops where the uninterrupted one would have.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from arena.ratings import DEFAULT_PARAMS, RatingParams, Ratings, match_order, settled
+from arena.ratings import DEFAULT_PARAMS, RatingParams, Ratings, match_order
 
 
 class RoundPlan(Protocol):
@@ -71,7 +71,7 @@ class UntilSettled:
 
     def is_settled(self) -> bool:
         ranked = sorted(self.entrants, key=lambda n: (-self.ratings.expose(n), n))
-        return settled([self.ratings.rating(n) for n in ranked])
+        return self.ratings.settled(ranked)
 
     def verdict(self, played_rounds: int) -> str:
         """What the run says at its end: settled after R rounds, or the cap reached."""

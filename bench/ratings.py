@@ -36,14 +36,13 @@ from arena.ratings import (  # noqa: E402
     RatingParams,
     Ratings,
     match_order,
-    settled,
 )
 from arena.run import RunConfig, load_bots, make_plan  # noqa: E402
 from arena.seeding import seeded_secret  # noqa: E402
 from arena.tournament import run_in_process  # noqa: E402
 
 CACHE = ROOT / "results" / "bench-ratings"
-CHECKPOINTS = (5, 10, 20, 40, 80)
+CHECKPOINTS = (5, 10, 16, 20, 40, 80)  # 16 and 20: the goals in target and classic
 GOAL = 0.95
 TODAY = RatingParams(unit="match", tau=25.0 / 300)  # the leaderboard before issue 16
 
@@ -154,7 +153,7 @@ def orders_per_round(
         board.flush()
         order = sorted(board.names(), key=lambda n: (-board.expose(n), n))
         orders.append(order)
-        settled_after.append(settled([board.rating(n) for n in order]))
+        settled_after.append(board.settled(order))
     return orders, settled_after
 
 

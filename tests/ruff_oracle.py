@@ -58,7 +58,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from rules_oracle import FAULT_COLUMN, FAULT_KEYS, load_jsonl
+from rules_oracle import COMMON_MATCH_FIELDS, load_jsonl, read_faults
 
 __all__ = [
     "audit",
@@ -268,24 +268,11 @@ REPLAY_FIELDS: dict[str, type | tuple[type, ...]] = {
     "faults": list,
 }
 MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "schema": int,
-    "game": str,
-    "match": str,
-    "round": int,
-    "table": int,
-    "seats": list,
-    "teams": list,
-    "totals": list,
-    "ranks": list,
-    "deals": int,
+    **COMMON_MATCH_FIELDS,
     "ruffs_won": list,
     "ruff_points": list,
     "card_points": list,
     "rubs": list,
-    "faults": dict,
-    "disqualified": list,
-    "forfeit": list,
-    "deal_points": list,
 }
 DUPLICATE_FIELDS = ("block", "rotation")  # results.md: added by --duplicate (not yet in Ruff)
 FAULT_TALLY = ("timeout", "illegal", "disconnect")
@@ -482,24 +469,11 @@ class _Audit:
         tally: dict[str, list[int]],
         dq: list[bool],
     ) -> None:
-        for f in faults if isinstance(faults, list) else []:
-            if not (isinstance(f, dict) and set(f) == FAULT_KEYS):
-                self.add(mid, dn, "format", f"fault {f!r}")
-                continue
-            self.cover["faults"] += 1
-            seat, kind = f["seat"], f["kind"]
-            if kind not in FAULT_COLUMN:
-                self.add(mid, dn, "format", f"undocumented fault kind {kind!r}")
-            if f["deal"] != dn:
-                self.add(mid, dn, "faults", f"a fault of deal {f['deal']!r} listed in deal {dn}")
-            if not (is_int(seat) and 0 <= seat < n):
-                self.add(mid, dn, "faults", f"fault seat {seat!r}")
-                continue
-            if kind in FAULT_COLUMN:
-                tally[FAULT_COLUMN[kind]][seat] += 1
-            if f["disqualified"] is True:
-                self.cover["a seat disqualified"] += 1
-                dq[seat] = True
+        findings, read, disqualified = read_faults(faults, dn, n, tally, dq)
+        for what, message in findings:
+            self.add(mid, dn, "format" if what in ("fields", "kind") else "faults", message)
+        self.cover["faults"] += read
+        self.cover["a seat disqualified"] += disqualified
 
     # -------------------------------------------------------------- a deal
 

@@ -239,10 +239,9 @@ REPLAY_FIELDS: dict[str, type | tuple[type, ...]] = {
     "totals": list,
     "faults": list,
 }
-MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {
+COMMON_MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {  # results.md: every game's
     "schema": int,
     "game": str,
-    "variant": str,
     "match": str,
     "round": int,
     "table": int,
@@ -251,13 +250,47 @@ MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {
     "totals": list,
     "ranks": list,
     "deals": int,
-    "exact": list,
     "faults": dict,
     "disqualified": list,
     "forfeit": list,
     "deal_points": list,
 }
+MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {
+    **COMMON_MATCH_FIELDS,
+    "variant": str,
+    "exact": list,
+}
 FAULT_KEYS = {"seat", "kind", "detail", "deal", "strikes", "disqualified"}
+
+
+def read_faults(
+    faults: object, deal: object, n: int, tally: dict[str, list[int]], dq: list[bool]
+) -> tuple[list[tuple[str, str]], int, int]:
+    """One replay line's ``faults`` (results.md, any game): adds each fault to ``tally``
+    (its matches.jsonl column, per seat) and marks ``dq``. Returns the findings as (what,
+    message), what being "fields", "kind", "deal" or "seat", and how many faults and
+    disqualifications were read (for an oracle's coverage counts)."""
+    findings: list[tuple[str, str]] = []
+    read = disqualified = 0
+    for f in faults if isinstance(faults, list) else []:
+        if not (isinstance(f, dict) and set(f) == FAULT_KEYS):
+            findings.append(("fields", f"fault {f!r}"))
+            continue
+        read += 1
+        kind, seat = f["kind"], f["seat"]
+        if kind not in FAULT_COLUMN:
+            findings.append(("kind", f"undocumented fault kind {kind!r}"))
+        if f["deal"] != deal:
+            findings.append(("deal", f"a fault of deal {f['deal']!r} listed in deal {deal!r}"))
+        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < n):
+            findings.append(("seat", f"fault seat {seat!r}"))
+            continue
+        if kind in FAULT_COLUMN:
+            tally[FAULT_COLUMN[kind]][seat] += 1
+        if f["disqualified"] is True:
+            disqualified += 1
+            dq[seat] = True
+    return findings, read, disqualified
 
 
 def load_jsonl(path: Path) -> list[dict[str, Any]]:

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 import rules_oracle
-from rules_oracle import FAULT_COLUMN, Finding, load_jsonl
+from rules_oracle import COMMON_MATCH_FIELDS, Finding, load_jsonl, read_faults
 
 __all__ = ["Finding", "Illegal", "Play", "audit", "audit_run", "legal_at_each_action"]
 
@@ -217,27 +217,13 @@ PLAY_FIELDS: dict[str, type | tuple[type, ...]] = {
 }
 ENVIDO_FIELDS = {"calls", "result", "declarations", "team", "points", "shown"}
 MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "schema": int,
-    "game": str,
-    "match": str,
-    "round": int,
-    "table": int,
-    "seats": list,
-    "teams": list,
-    "totals": list,
-    "ranks": list,
-    "faults": dict,
-    "disqualified": list,
-    "forfeit": list,
-    "deal_points": list,
-    "deals": int,
+    **COMMON_MATCH_FIELDS,
     "points_against": list,
     "envido_points": list,
     "truco_points": list,
     "envidos_won": list,
     "truco_refused": list,
 }
-FAULT_KEYS = {"seat", "kind", "detail", "deal", "strikes", "disqualified"}
 
 
 class Illegal(Exception):
@@ -705,23 +691,10 @@ class _Audit(rules_oracle._Audit):
         self, r: dict[str, Any], n: int, tally: dict[str, list[int]], dq: list[bool]
     ) -> None:
         mid, dn = r.get("match"), r.get("deal")
-        for f in r.get("faults") or []:
-            if not (isinstance(f, dict) and set(f) == FAULT_KEYS):
-                self.doc(mid, dn, "fault fields", f"fault {f!r}")
-                continue
-            self.cover["faults"] += 1
-            kind, seat = f["kind"], f["seat"]
-            if kind not in FAULT_COLUMN:
-                self.doc(mid, dn, "fault kind", f"undocumented kind {kind!r}")
-            if f["deal"] != dn:
-                self.doc(mid, dn, "fault deal", f"fault of hand {f['deal']!r} listed in {dn!r}")
-            if not (is_int(seat) and 0 <= seat < n):
-                self.doc(mid, dn, "fault seat", f"seat {seat!r}")
-                continue
-            if kind in FAULT_COLUMN:
-                tally[FAULT_COLUMN[kind]][seat] += 1
-            if f["disqualified"] is True:
-                dq[seat] = True
+        findings, read, _ = read_faults(r.get("faults"), dn, n, tally, dq)
+        for what, message in findings:
+            self.doc(mid, dn, f"fault {what}", message)
+        self.cover["faults"] += read
 
     # -------------------------------------------------------------- a hand
 
