@@ -229,6 +229,8 @@ class PointScale:
         self._per_entrant: dict[str, tuple[int, float, float]] = {}  # n, mean, M2
         self._raw_sq = 0.0  # squared deviations from the deal means
         self._raw_df = 0.0  # their degrees of freedom, per seat-unit of variance
+        self._m2 = 0.0  # the entrants' M2 summed
+        self._df = 0  # and their degrees of freedom, sum(n - 1)
 
     def observe(self, names: Sequence[Sequence[str]], points: Sequence[float]) -> None:
         """Add one deal: each team's entrants and its points."""
@@ -246,7 +248,10 @@ class PointScale:
                 n += 1
                 delta = deviation - m
                 m += delta / n
-                self._per_entrant[name] = (n, m, m2 + delta * (deviation - m))
+                grown = delta * (deviation - m)
+                self._per_entrant[name] = (n, m, m2 + grown)
+                self._m2 += grown
+                self._df += n > 1
         self._raw_df += teams - 1
 
     def variance_of(self, name: str) -> float:
@@ -261,10 +266,8 @@ class PointScale:
         units (0 while unknown)."""
         if not self._raw_df:
             return 0.0
-        df = sum(n - 1 for n, _, _ in self._per_entrant.values())
-        m2 = sum(m2 for _, _, m2 in self._per_entrant.values())
         raw = self._raw_sq / self._raw_df
-        return (m2 + self.PRIOR_DF * raw) / (df + self.PRIOR_DF)
+        return (self._m2 + self.PRIOR_DF * raw) / (self._df + self.PRIOR_DF)
 
 
 class PointsEvidence:

@@ -693,3 +693,18 @@ def test_settled_asks_every_adjacent_pair() -> None:
     ratings.rate_match(with_deals(record(["a", "b", "c"], [0] * 3), deals))
     assert ratings.settled(["a", "b", "c"])
     assert not ratings.settled(["b", "a", "c"])
+
+
+def test_above_the_limit_p_better_comes_from_the_two_ratings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rec = with_deals(record(["a", "b", "c"], [0] * 3), [[2, 0, -1], [1, 0, -2], [0, 1, -1]])
+    ratings = Ratings(POINTS)
+    ratings.rate_match(rec)
+    exact = ratings.prob_better("a", "b")
+    monkeypatch.setattr(PointsEvidence, "LIMIT", 2)
+    marginal = prob_better(ratings.rating("a"), ratings.rating("b"))
+    assert ratings.prob_better("a", "b") == marginal != pytest.approx(exact)
+    by_ranks = Ratings(RatingParams(unit="both", tau=0.0))
+    by_ranks.rate_match(rec)
+    assert by_ranks.prob_better("a", "b") == prob_better(by_ranks.rating("a"), by_ranks.rating("b"))
