@@ -1,11 +1,11 @@
 """How many rounds until the leaderboard shows the true order: per rating method, the share
-of seeds whose order is the true one after 5, 10, 20, 40 and 80 rounds, in both Truf
+of seeds whose order is the true one after 5, 10, 16, 20, 40 and 80 rounds, in both Truf
 variants, and the rounds from which that share stays at 95% or more.
 
 Run: ``python bench/ratings.py`` (``--seeds``, ``--rounds``, ``--variants``, ``--modes``,
 ``--methods all`` make it smaller or larger; the README's figures came from
-``--seeds 34 --truth-rounds 2000 --methods all``). On a quiet 2-core machine the default
-run plays about ten minutes the first time (the runs are cached) and rates for a few.
+``--seeds 100 --truth-rounds 2000``). On a quiet 2-core machine the default run plays
+about ten minutes the first time (the runs are cached) and rates for a few more.
 Every tournament is played in-process with the bundled bots,
 through the arena's own plan and runner, and kept under ``results/bench-ratings/`` (git
 ignores ``results/``), so a second run only re-rates. The true order comes from one long
@@ -13,7 +13,8 @@ tournament per variant (``--truth-rounds``), cached there too: the order of its
 leaderboard, which must agree with its score per deal (the bench says so if not). The
 methods are ``RatingParams`` of ``arena.ratings`` (what the leaderboard sorts by,
 μ − 3σ) and, for reference, score per deal. The last lines check ``--until-settled``:
-across seeds, the order at the stop must be the true one at least 95% of the time.
+across seeds, the order at the stop must be the true one at least 95% of the time
+(``Ratings.settled``, as the CLI stops).
 """
 
 from __future__ import annotations
