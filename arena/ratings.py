@@ -3,7 +3,8 @@
 This is the one module that touches the ``trueskill`` package (old and untyped): it
 holds an explicit environment (never the global ``setup()``) and hands out our own
 frozen ``Rating`` values. A match is rated as a free-for-all of its teams, so any
-number of seats and any partnerships work; in Truf every seat is its own team.
+number of seats and any partnerships work (teams of unequal sizes are rated by places
+under ``unit="points"``); in Truf every seat is its own team.
 """
 
 from __future__ import annotations
@@ -254,13 +255,6 @@ class PointScale:
                 self._df += n > 1
         self._raw_df += teams - 1
 
-    def variance_of(self, name: str) -> float:
-        """The variance of ``name``'s own performance in a deal, in points: its spread
-        around its own mean, starting from the pooled estimate (``variance``) weighted as
-        ``PRIOR_DF`` degrees of freedom."""
-        n, _, m2 = self._per_entrant.get(name, (0, 0.0, 0.0))
-        return (m2 + self.PRIOR_DF * self.variance()) / (max(n - 1, 0) + self.PRIOR_DF)
-
     def variance(self) -> float:
         """The variance of one seat's performance in a deal, in points: beta^2 in skill
         units (0 while unknown)."""
@@ -271,22 +265,23 @@ class PointScale:
 
 
 class PointsEvidence:
-    """Every deal's points rated so far, kept as the Gaussian model's exact evidence, for
-    the probability that one entrant is better than another (``Ratings.prob_better``).
+    """Every deal's points rated so far, kept as the Gaussian model's evidence, for the
+    probability that one entrant is better than another (``Ratings.prob_better``).
 
     TrueSkill keeps only each entrant's own mean and sigma, as if their skills were
     independent. But a deal shows only *differences* of performance, so what the deals
     tell of two entrants' gap is far surer than their two sigmas say: ``prob_better`` on
     the marginals understates it (bench/ratings.py: ``--until-settled`` stopped after a
-    median of 48 rounds in classic where 24 would have been right as often). This keeps
-    the evidence whole: a deal whose teams (sizes s_t, so performance noise s_t beta^2)
-    took points y_t adds ``M^T (W - w w^T / sum w) M`` to the information about the skills
-    and ``M^T (W - w w^T / sum w) y`` to its vector, where M maps entrants to their teams
-    and W = diag(w), w_t = 1 / s_t: the Gaussian likelihood of the points seen up to a
-    shift common to the deal. With the prior N(mu0, sigma0^2) of every entrant and the
-    worth of a point (``PointScale``), the posterior of every gap follows exactly. It is
-    the same model the ratings use, without the mean-field approximation; it needs an
-    N x N solve, so above ``LIMIT`` entrants the marginals are used instead."""
+    median of 48 rounds in classic where about 24 would have been right as often). This
+    keeps the evidence whole. A seat's performance noise has one variance v in points
+    (``PointScale``), a team of s seats s v. A deal whose teams took points y_t adds
+    ``M^T (W - w w^T / sum w) M`` to the information about the skills and
+    ``M^T (W - w w^T / sum w) y`` to its vector, in units of 1 / v, where M maps entrants
+    to their teams and w_t = 1 / s_t: the Gaussian likelihood of the points seen up to a
+    shift common to the deal. With the prior N(mu0, sigma0^2) of every entrant the
+    posterior of every gap follows, for the current v: the same model as the ratings,
+    without their mean-field approximation. It needs an N x N solve, so above ``LIMIT``
+    entrants the marginals are used instead."""
 
     LIMIT = 64
 
@@ -294,14 +289,11 @@ class PointsEvidence:
         self.index: dict[str, int] = {}
         self._info: dict[tuple[int, int], float] = {}  # (i, j), i <= j
         self._vector: dict[int, float] = {}
-        self._factor: tuple[tuple[float, float], list[list[float]]] | None = None
+        self._factor: tuple[float, list[list[float]]] | None = None  # (ridge, Cholesky)
 
-    def observe(
-        self, names: Sequence[Sequence[str]], points: Sequence[float], noise: Sequence[float]
-    ) -> None:
-        """Add one deal: each team's entrants, its points and the variance of its
-        performance noise, in points."""
-        weights = [1.0 / v for v in noise]
+    def observe(self, names: Sequence[Sequence[str]], points: Sequence[float]) -> None:
+        """Add one deal: each team's entrants and its points."""
+        weights = [1.0 / len(team) for team in names]
         total = sum(weights)
         mean = sum(w * y for w, y in zip(weights, points, strict=True)) / total
         ids = [[self.index.setdefault(n, len(self.index)) for n in team] for team in names]
@@ -318,23 +310,22 @@ class PointsEvidence:
     def usable(self) -> bool:
         return 1 < len(self.index) <= self.LIMIT
 
-    def _cholesky(self, prior: float) -> list[list[float]]:
-        """The Cholesky factor of the posterior precision I / prior^2 + info."""
-        key = (prior, float(len(self.index)))
-        if self._factor is not None and self._factor[0] == key:
+    def _cholesky(self, ridge: float) -> list[list[float]]:
+        """The Cholesky factor of info + ridge I (the posterior precision times v)."""
+        if self._factor is not None and self._factor[0] == ridge:
             return self._factor[1]
         n = len(self.index)
         a = [[0.0] * n for _ in range(n)]
         for (i, j), value in self._info.items():
             a[i][j] = a[j][i] = value
         for i in range(n):
-            a[i][i] += 1.0 / prior**2
+            a[i][i] += ridge
         low = [[0.0] * n for _ in range(n)]
         for i in range(n):
             for j in range(i + 1):
                 acc = a[i][j] - sum(low[i][k] * low[j][k] for k in range(j))
                 low[i][j] = math.sqrt(acc) if i == j else acc / low[j][j]
-        self._factor = (key, low)
+        self._factor = (ridge, low)
         return low
 
     def _solve(self, low: list[list[float]], rhs: list[float]) -> list[float]:
@@ -347,20 +338,21 @@ class PointsEvidence:
             x[i] = (y[i] - sum(low[k][i] * x[k] for k in range(i + 1, n))) / low[i][i]
         return x
 
-    def prob_better(self, a: str, b: str, prior: float) -> float:
-        """P(skill a > skill b) given every deal observed; ``prior``: the prior's standard
-        deviation of a skill, in points."""
-        low = self._cholesky(prior)
+    def prob_better(self, a: str, b: str, variance: float, prior: float) -> float:
+        """P(skill a > skill b) given every deal observed: ``variance`` is a seat's
+        performance variance in points, ``prior`` the prior's standard deviation of a
+        skill in points."""
+        low = self._cholesky(variance / prior**2)
         n = len(self.index)
         ia, ib = self.index[a], self.index[b]
         gap = [0.0] * n
         gap[ia], gap[ib] = 1.0, -1.0
-        spread = self._solve(low, gap)  # Sigma (e_a - e_b)
-        variance = spread[ia] - spread[ib]
-        mean = sum(spread[i] * v for i, v in self._vector.items())  # (e_a - e_b)^T Sigma h
-        if variance <= 0.0:
+        spread = self._solve(low, gap)  # (info + ridge I)^-1 (e_a - e_b)
+        gap_variance = variance * (spread[ia] - spread[ib])
+        mean = sum(spread[i] * v for i, v in self._vector.items())
+        if gap_variance <= 0.0:
             return 0.5 if mean == 0.0 else float(mean > 0.0)
-        return 0.5 * math.erfc(-mean / math.sqrt(2.0 * variance))
+        return 0.5 * math.erfc(-mean / math.sqrt(2.0 * gap_variance))
 
 
 class Ratings:
@@ -397,9 +389,10 @@ class Ratings:
     def prob_better(self, a: str, b: str) -> float:
         """The probability that ``a``'s skill exceeds ``b``'s: the leaderboard's
         P(>next). With points ratings (tau 0, up to ``PointsEvidence.LIMIT`` entrants) it
-        comes from all the deals' evidence at once, the exact posterior of the same
-        model (``PointsEvidence``); otherwise, and for entrants without a rated deal,
-        from the two ratings alone (``prob_better``)."""
+        comes from all the deals' evidence at once, the posterior of the same model for
+        the current worth of a point (``PointsEvidence``; matches rated by places are not
+        in it); otherwise, and for entrants without a deal rated by points, from the two
+        ratings alone (``prob_better``)."""
         evidence = self._evidence
         variance = self._scale.variance()
         exact = (
@@ -413,7 +406,7 @@ class Ratings:
         if not exact:
             return prob_better(self.rating(a), self.rating(b))
         per_unit = math.sqrt(variance) / self.params.beta  # points a unit of skill
-        return evidence.prob_better(a, b, self.params.sigma * per_unit)
+        return evidence.prob_better(a, b, variance, self.params.sigma * per_unit)
 
     def settled(self, ranked: Sequence[str], level: float = SETTLED) -> bool:
         """Whether an order of entrants (best first) is settled: each better than the
@@ -517,7 +510,10 @@ class Ratings:
     def _rate_record(self, record: Mapping[str, Any], where: str) -> None:
         unit = self.params.unit
         if unit == "points":
-            if self._rates_deals(record, where):
+            # Teams of unequal sizes would compare sums of different numbers of skills,
+            # which the points' common shift cannot absorb: they are rated by places.
+            equal = len({len(team) for team in record["teams"]}) == 1
+            if equal and self._rates_deals(record, where):
                 self._rate_points(record, where)
             else:
                 self._rate(record, rating_ranks(record), where)
@@ -564,10 +560,8 @@ class Ratings:
         for points in record["deal_points"]:
             team_points = [float(max(points[s] for s in team)) for team in teams]
             self._scale.observe(names, team_points)
+            self._evidence.observe(names, team_points)
             variance = self._scale.variance()
-            if variance > 0.0:
-                noise = [sum(self._scale.variance_of(n) for n in team) for team in names]
-                self._evidence.observe(names, team_points, noise)
             if variance <= 0.0:
                 continue  # every deal so far was level: nothing yet sets a point's worth
             per_unit = math.sqrt(variance) / self.params.beta  # points a unit of skill

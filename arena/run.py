@@ -74,7 +74,7 @@ class RunConfig:
     # Duplicate deals: each round of the schedule becomes a block of table-size rounds that
     # play the same fresh deals with the hands rotated among the seats (arena.tournament).
     duplicate: bool = False
-    # Stop once the leaderboard's order is settled (arena.ratings.settled); rounds: the cap.
+    # Stop once the leaderboard's order is settled (arena.ratings.Ratings.settled); rounds: the cap.
     until_settled: bool = False
     # The entrants' names, in the order of ``bots``, fixed when the run starts (each
     # bot's own name: ``entrant_names_for``); None: the names are ``bots`` made unique.

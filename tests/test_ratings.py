@@ -609,12 +609,13 @@ def test_points_ratings_of_equal_entrants_are_calibrated() -> None:
 
 def test_the_evidence_gives_the_exact_posterior_of_a_gap() -> None:
     """PointsEvidence against the Gaussian model written out whole: skills s ~ N(0, p^2 I),
-    team points y = M s + e, e ~ N(0, diag(noise)), seen up to a shift common to the deal
+    team points y = M s + e, e ~ N(0, diag(v * team size)), seen up to a shift common to the deal
     (flat prior on the shift, so only the differences of y count). The test builds the
     posterior from the differences' likelihood with its own linear algebra."""
     rng = random.Random(7)
     names = ["a", "b", "c", "d", "e"]
     prior = 3.0
+    seat_variance = 2.5
     evidence = PointsEvidence()
     info = [[0.0] * 5 for _ in range(5)]
     vector = [0.0] * 5
@@ -623,8 +624,8 @@ def test_the_evidence_gives_the_exact_posterior_of_a_gap() -> None:
         size = rng.choice((1, 2)) if len(seats) == 4 else 1
         teams = [seats[i : i + size] for i in range(0, len(seats), size)]
         points = [rng.uniform(-5, 5) for _ in teams]
-        noise = [rng.uniform(0.5, 4) * len(team) for team in teams]
-        evidence.observe(teams, points, noise)
+        noise = [seat_variance * len(team) for team in teams]
+        evidence.observe(teams, points)
         # differences against the last team: d = D y, cov D diag(noise) D^T
         t = len(teams)
         cov = [
@@ -654,7 +655,7 @@ def test_the_evidence_gives_the_exact_posterior_of_a_gap() -> None:
         spread = solve(precision, [float(g) for g in gap])
         z = (mean[ia] - mean[ib]) / math.sqrt(spread[ia] - spread[ib])
         expected = 0.5 * math.erfc(-z / math.sqrt(2))
-        assert evidence.prob_better(a, b, prior) == pytest.approx(expected, abs=1e-9)
+        assert evidence.prob_better(a, b, seat_variance, prior) == pytest.approx(expected, abs=1e-9)
 
 
 def test_p_better_uses_every_deal_and_is_calibrated() -> None:
@@ -708,3 +709,62 @@ def test_above_the_limit_p_better_comes_from_the_two_ratings(
     by_ranks = Ratings(RatingParams(unit="both", tau=0.0))
     by_ranks.rate_match(rec)
     assert by_ranks.prob_better("a", "b") == prob_better(by_ranks.rating("a"), by_ranks.rating("b"))
+
+
+@pytest.mark.parametrize("sizes", [(2, 2), (2, 2, 2), (3, 3)])
+def test_a_margin_update_between_teams_is_the_exact_gaussian_posterior(
+    sizes: tuple[int, ...],
+) -> None:
+    """A team's performance is the sum of its seats' (noise size * beta^2): the observed
+    differences of the team sums give each seat's posterior in closed form."""
+    rng = random.Random(len(sizes) * 10 + sizes[0])
+    env = PointsTrueSkill(mu=25.0, sigma=25 / 3, beta=25 / 6, tau=0.0)
+    seats = sum(sizes)
+    mus = [rng.uniform(15, 35) for _ in range(seats)]
+    sigmas = [rng.uniform(0.5, 8) for _ in range(seats)]
+    teams, start = [], 0
+    for size in sizes:
+        teams.append(list(range(start, start + size)))
+        start += size
+    perf = [rng.uniform(-10, 10) for _ in teams]
+    groups = [{i: env.create_rating(mus[i], sigmas[i]) for i in team} for team in teams]
+    rated = env.rate_margins(groups, perf)
+    beta2 = (25 / 6) ** 2
+    t = len(teams)
+    # y_k = T_k - T_{k+1}, T = sum of the team's skills + noise of variance size * beta^2
+    rows = [[(i in teams[k]) - (i in teams[k + 1]) for i in range(seats)] for k in range(t - 1)]
+    noise = [len(team) * beta2 for team in teams]
+    cov = [
+        [
+            sum(rows[a][i] * rows[b][i] * sigmas[i] ** 2 for i in range(seats))
+            + (noise[a] if a == b else 0.0)
+            + (noise[a + 1] if a == b else 0.0)
+            - (noise[a + 1] if b == a + 1 else 0.0)
+            - (noise[b + 1] if a == b + 1 else 0.0)
+            for b in range(t - 1)
+        ]
+        for a in range(t - 1)
+    ]
+    innovation = [
+        perf[k] - perf[k + 1] - sum(rows[k][i] * mus[i] for i in range(seats)) for k in range(t - 1)
+    ]
+    weights = solve(cov, innovation)
+    for team_index, team in enumerate(teams):
+        for i in team:
+            gain = [rows[k][i] * sigmas[i] ** 2 for k in range(t - 1)]
+            mean = mus[i] + sum(g * w for g, w in zip(gain, weights, strict=True))
+            var = sigmas[i] ** 2 - sum(g * x for g, x in zip(gain, solve(cov, gain), strict=True))
+            assert rated[team_index][i].mu == pytest.approx(mean, abs=1e-6)
+            assert rated[team_index][i].sigma == pytest.approx(math.sqrt(var), abs=1e-6)
+
+
+def test_points_rate_teams_of_unequal_size_by_places() -> None:
+    """A pair against a single seat: sums of two skills against one, which a deal's
+    common shift cannot absorb. Such a match is rated by its places."""
+    rec = with_deals(record(["a", "b", "c"], [0] * 3, teams=[[0, 1], [2]]), [[1, 1, 0]] * 6)
+    points = Ratings(POINTS)
+    points.rate_match(rec)
+    places = Ratings(RatingParams(unit="match", tau=0.0))
+    places.rate_match(rec)
+    for name in "abc":
+        assert points.rating(name) == places.rating(name)
