@@ -10,9 +10,9 @@ under ``unit="points"``); in Truf every seat is its own team.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import trueskill  # type: ignore[import-untyped]
 from trueskill.factorgraph import Factor  # type: ignore[import-untyped]
@@ -21,6 +21,9 @@ from trueskill.mathematics import Gaussian  # type: ignore[import-untyped]
 # The leaderboard's sort key is the conservative rating mu - K * sigma: with K = 3 a new
 # entrant (mu 25, sigma 25/3) starts at 0, and a bot must prove itself to rise.
 K = 3.0
+
+
+T = TypeVar("T")
 
 
 class RatingError(ValueError):
@@ -111,12 +114,17 @@ def rating_ranks(record: Mapping[str, Any]) -> list[int]:
     return [1 + sum(other < key for other in keys) for key in keys]
 
 
+def team_points(teams: Sequence[Sequence[int]], points: Sequence[float]) -> list[float]:
+    """Each team's points in a deal, from its seats' ``points``: its best seat's (partners
+    score alike in every game here)."""
+    return [float(max(points[s] for s in team)) for team in teams]
+
+
 def deal_ranks(record: Mapping[str, Any], deal: int, margin: float = 0.0) -> list[int]:
-    """Each team's rank in deal ``deal`` (0-based) of the record's ``deal_points``: by the
-    points of its best seat (1 is best). Going down from the best, a team within
-    ``margin`` points of the team above shares its rank (equal points always do)."""
-    points: Sequence[float] = record["deal_points"][deal]
-    keys = [max(points[s] for s in team) for team in record["teams"]]
+    """Each team's rank in deal ``deal`` (0-based) of the record's ``deal_points``: by its
+    ``team_points`` (1 is best). Going down from the best, a team within ``margin``
+    points of the team above shares its rank (equal points always do)."""
+    keys = team_points(record["teams"], record["deal_points"][deal])
     order = sorted(range(len(keys)), key=lambda t: -keys[t])
     ranks = [0] * len(keys)
     for place, team in enumerate(order):
@@ -131,19 +139,27 @@ def prob_better(a: Rating, b: Rating) -> float:
     that a draw from N(mu_a, sigma_a^2) beats one from N(mu_b, sigma_b^2). This is the
     belief about the skills themselves (no performance noise beta): it tends to 1 or 0 as
     the ratings settle, however close the entrants' games are."""
-    spread = math.hypot(a.sigma, b.sigma)
-    if spread == 0.0:
-        return 0.5 if a.mu == b.mu else float(a.mu > b.mu)
-    return 0.5 * math.erfc((b.mu - a.mu) / (spread * math.sqrt(2.0)))
+    return _above_zero(a.mu - b.mu, a.sigma**2 + b.sigma**2)
+
+
+def _above_zero(mean: float, variance: float) -> float:
+    """P(X > 0) for X ~ N(mean, variance); a point mass when the variance is 0."""
+    if variance <= 0.0:
+        return 0.5 if mean == 0.0 else float(mean > 0.0)
+    return 0.5 * math.erfc(-mean / math.sqrt(2.0 * variance))
 
 
 SETTLED = 0.95  # --until-settled: each entrant better than the next with this probability
 
 
+def _each_above_next(ranked: Sequence[T], better: Callable[[T, T], float], level: float) -> bool:
+    return all(better(a, b) >= level for a, b in zip(ranked, ranked[1:], strict=False))
+
+
 def settled(ranked: Sequence[Rating], level: float = SETTLED) -> bool:
     """Whether a leaderboard's order is settled: each entrant (best first) is better than
     the next one down with probability ``level`` or more (``prob_better``)."""
-    return all(prob_better(a, b) >= level for a, b in zip(ranked, ranked[1:], strict=False))
+    return _each_above_next(ranked, prob_better, level)
 
 
 class _Observed(Factor):  # type: ignore[misc]
@@ -348,11 +364,8 @@ class PointsEvidence:
         gap = [0.0] * n
         gap[ia], gap[ib] = 1.0, -1.0
         spread = self._solve(low, gap)  # (info + ridge I)^-1 (e_a - e_b)
-        gap_variance = variance * (spread[ia] - spread[ib])
         mean = sum(spread[i] * v for i, v in self._vector.items())
-        if gap_variance <= 0.0:
-            return 0.5 if mean == 0.0 else float(mean > 0.0)
-        return 0.5 * math.erfc(-mean / math.sqrt(2.0 * gap_variance))
+        return _above_zero(mean, variance * (spread[ia] - spread[ib]))
 
 
 class Ratings:
@@ -411,9 +424,7 @@ class Ratings:
     def settled(self, ranked: Sequence[str], level: float = SETTLED) -> bool:
         """Whether an order of entrants (best first) is settled: each better than the
         next one down with probability ``level`` or more (``prob_better``)."""
-        return all(
-            self.prob_better(a, b) >= level for a, b in zip(ranked, ranked[1:], strict=False)
-        )
+        return _each_above_next(ranked, self.prob_better, level)
 
     def names(self) -> list[str]:
         """Entrants rated so far, sorted."""
@@ -549,7 +560,7 @@ class Ratings:
 
     def _rate_points(self, record: Mapping[str, Any], where: str) -> None:
         """Rate the record deal by deal by its points (``unit="points"``): each team
-        counts with the points of its best seat, as for ranks. Each deal first teaches
+        counts with its ``team_points``, as for ranks. Each deal first teaches
         the scale what a point is worth, then is rated. (Rating the match once, by its
         summed points, loses nothing in the Gaussian model but much in TrueSkill's
         mean-field one: while sigma is wide against a match's small noise, each update
@@ -558,16 +569,16 @@ class Ratings:
         teams: Sequence[Sequence[int]] = record["teams"]
         names = [[seats[s] for s in team] for team in teams]
         for points in record["deal_points"]:
-            team_points = [float(max(points[s] for s in team)) for team in teams]
-            self._scale.observe(names, team_points)
-            self._evidence.observe(names, team_points)
+            scores = team_points(teams, points)
+            self._scale.observe(names, scores)
+            self._evidence.observe(names, scores)
             variance = self._scale.variance()
             if variance <= 0.0:
                 continue  # every deal so far was level: nothing yet sets a point's worth
             per_unit = math.sqrt(variance) / self.params.beta  # points a unit of skill
             groups = [{seats[s]: self._current(seats[s]) for s in team} for team in teams]
             try:
-                rated = self._points_env.rate_margins(groups, [p / per_unit for p in team_points])
+                rated = self._points_env.rate_margins(groups, [p / per_unit for p in scores])
             except (FloatingPointError, ZeroDivisionError) as exc:
                 raise RatingError(f"{where}: TrueSkill cannot rate this result ({exc})") from None
             for team in rated:
