@@ -58,7 +58,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from rules_oracle import COMMON_MATCH_FIELDS, load_jsonl, read_faults
+from rules_oracle import COMMON_MATCH_FIELDS, load_jsonl, match_fault_findings, read_faults
 
 __all__ = [
     "audit",
@@ -444,18 +444,8 @@ class _Audit:
                 expected = [deal_points[k - 1] for k in bad]
                 detail = f"deal {bad}: {[logged[k - 1] for k in bad]}, expected {expected}"
             self.add(mid, None, "deal_points", detail)
-        mf = m.get("faults")
-        if not (isinstance(mf, dict) and set(mf) == set(FAULT_TALLY)):
-            self.add(mid, None, "format", f"match faults {mf!r}")
-        elif any(mf[col] != tally[col] for col in FAULT_TALLY):
-            self.add(mid, None, "faults", f"match faults {mf}, the deals' faults count {tally}")
-        if m.get("disqualified") != disqualified:
-            self.add(
-                mid,
-                None,
-                "faults",
-                f"disqualified {m.get('disqualified')!r}, the deals' faults say {disqualified}",
-            )
+        for what, message in match_fault_findings(m, tally, disqualified):
+            self.add(mid, None, "format" if what == "keys" else "faults", message)
         forfeit = m.get("forfeit")
         if not (isinstance(forfeit, list) and len(forfeit) == n):
             self.add(mid, None, "format", f"forfeit {forfeit!r}")

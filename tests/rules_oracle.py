@@ -293,6 +293,25 @@ def read_faults(
     return findings, read, disqualified
 
 
+def match_fault_findings(
+    m: dict[str, Any], tally: dict[str, list[int]], dq: list[bool]
+) -> list[tuple[str, str]]:
+    """A match line's fault columns and disqualifications against its deals' faults, as
+    ``read_faults`` counted them (every game's match line has them; docs/results.md).
+    Returns (what, message), what being "keys", "tally" or "disqualified"."""
+    findings: list[tuple[str, str]] = []
+    mf = m.get("faults")
+    if not isinstance(mf, dict) or set(mf) != set(tally):
+        findings.append(("keys", f"match faults {mf!r}"))
+    elif any(mf[col] != tally[col] for col in tally):
+        findings.append(("tally", f"match faults {mf}, the deals' faults count {tally}"))
+    if m.get("disqualified") != dq:
+        findings.append(
+            ("disqualified", f"match {m.get('disqualified')!r}, the deals' faults say {dq}")
+        )
+    return findings
+
+
 def load_jsonl(path: Path) -> list[dict[str, Any]]:
     """The complete lines of a JSON Lines file; a torn last line (no newline) is ignored,
     as results.md tells readers to."""
@@ -847,19 +866,10 @@ class _Audit:
         self, mid: str | None, m: dict[str, Any], tally: dict[str, list[int]], dq: list[bool]
     ) -> None:
         """A match line's fault columns and disqualifications, against its deals' faults
-        (every game's match line has them; docs/results.md)."""
-        mf = m.get("faults")
-        if not isinstance(mf, dict) or set(mf) != set(tally):
-            self.doc(mid, None, "match faults keys", f"{mf!r}")
-        elif any(mf[col] != tally[col] for col in tally):
-            self.doc(mid, None, "fault tally", f"match faults {mf}, replay faults counted {tally}")
-        if m.get("disqualified") != dq:
-            self.doc(
-                mid,
-                None,
-                "disqualified",
-                f"match {m.get('disqualified')!r}, replay faults disqualify {dq}",
-            )
+        (``match_fault_findings``)."""
+        checks = {"keys": "match faults keys", "tally": "fault tally"}
+        for what, message in match_fault_findings(m, tally, dq):
+            self.doc(mid, None, checks.get(what, what), message)
 
 
 def audit_run(directory: Path, coverage: Counter[str] | None = None) -> list[Finding]:
