@@ -48,7 +48,7 @@ def new_ladder(directory: Path, names: list[str], *options: str) -> dict[str, st
 class Ladder:
     """``arena ladder run DIR`` on free loopback ports, its addresses read from its output."""
 
-    def __init__(self, directory: Path, timeout: float = 30.0) -> None:
+    def __init__(self, directory: Path, listen: str = "127.0.0.1:0") -> None:
         self.proc = subprocess.Popen(
             [
                 *ARENA,
@@ -56,7 +56,7 @@ class Ladder:
                 "run",
                 str(directory),
                 "--listen",
-                "127.0.0.1:0",
+                listen,
                 "--http",
                 "127.0.0.1:0",
             ],  # fmt: skip

@@ -186,13 +186,12 @@ def run(
     def ready(s: Any) -> None:
         host = split_listen(listen)[0]
         web = split_listen(http)[0]
-        out.print(
+        # One plain line (never wrapped): scripts and tests read the ports from it.
+        print(
             f"ladder {directory}: {s.state.matches} matches so far; bots connect to "
             f"{host}:{s.grpc_port}, the page is http://{web}:{s.http_port}/",
-            markup=False,
-            highlight=False,
+            flush=True,
         )
-        sys.stdout.flush()
 
     tune_gc()
     try:

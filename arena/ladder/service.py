@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -52,7 +51,7 @@ class HashedTokens(dict[str, Entrant]):
     given, so the ladder never holds a token in memory or on disk. Always truthy, so
     that an empty ladder still asks every bot for a token."""
 
-    def get(self, token: str, default: Any = None) -> Any:  # type: ignore[override]
+    def get(self, token: str, default: Any = None) -> Any:
         return super().get(hash_token(token), default) if token else default
 
     def __contains__(self, token: object) -> bool:
@@ -114,6 +113,7 @@ class Seat:
     def __init__(self, entrant: Entrant, label: str) -> None:
         self.entrant = entrant
         self.name = label
+        self.result: dict[str, Any] | None = None  # held until the match is recorded
 
     @property
     def forfeited(self) -> bool:
@@ -127,7 +127,13 @@ class Seat:
         await self.entrant.notify_deal(**kw)
 
     async def notify_match(self, **kw: Any) -> None:
-        await self.entrant.notify_match(**kw)
+        """Held: a bot is told a match's result only once it is in the database, so a
+        result a bot saw is never lost to a crash (``tell``)."""
+        self.result = kw
+
+    async def tell(self) -> None:
+        if self.result is not None:
+            await self.entrant.notify_match(**self.result)
 
     def rejected(self, *, ctx: MatchContext, seat: int, fault: BotFault, strikes: int) -> None:
         self.entrant.rejected(ctx=ctx, seat=seat, fault=fault, strikes=strikes)
@@ -246,7 +252,7 @@ class LadderService:
     def leaderboard(self) -> list[dict[str, Any]]:
         """The rows, best first: by the re-fit's conservative rating where the re-fit has
         the row, else by TrueSkill's (rows rated only by places)."""
-        out = []
+        out: list[dict[str, Any]] = []
         live = set(self.live.values())
         for label, row in self.state.rows.items():
             name, version = split_label(label)
@@ -301,8 +307,11 @@ class LadderService:
             for task in list(self.tasks):  # matches in play are not recorded
                 task.cancel()
             await asyncio.gather(*self.tasks, return_exceptions=True)
-            with contextlib.suppress(Exception):
-                await self.referee.goodbye("the ladder is stopping; come back when it runs")
+            # No TournamentOver: the ladder is not over. The streams end, and the SDK's
+            # bots retry (30 s by default), so a quick restart keeps them.
+            for entrant in self.referee.entrants:
+                if entrant.conn is not None:
+                    entrant.conn.close()
             await self.referee.wait_all_gone(2.0)
             if runner is not None:
                 await runner.cleanup()
@@ -372,8 +381,8 @@ class LadderService:
     async def _play(self, labels: list[str], entrants: list[Entrant], ctx: MatchContext) -> None:
         started = time.time()
         clock = time.monotonic()
+        seats = [Seat(e, label) for e, label in zip(entrants, labels, strict=True)]
         try:
-            seats = [Seat(e, label) for e, label in zip(entrants, labels, strict=True)]
             outcome = await play_remote_match(
                 self.game, seats, ctx=ctx, strike_limit=self.config.strikes
             )
@@ -387,8 +396,6 @@ class LadderService:
         record["round"] = seq  # a ladder's matches are rated and listed in finish order
         self.ratings.rate_match(record)
         self.evidence.add(record)
-        self._tally(record)
-        self.state.matches += 1
         after = {self.versions[label]: self.ratings.rating(label) for label in labels}
         faults = record.get("faults", {})
         faulted = [
@@ -411,6 +418,11 @@ class LadderService:
                 ratings={vid: (r.mu, r.sigma) for vid, r in after.items()},
             ),
         )
+        # Recorded: now it counts, and the bots and the page hear of it.
+        self._tally(record)
+        self.state.matches += 1
+        for seat in seats:
+            await seat.tell()
         event = {
             "seq": seq,
             "match": record["match"],

@@ -61,9 +61,7 @@ async def start_web(service: LadderService, http: str) -> tuple[web.AppRunner, i
     host, port = split_listen(http)
     site = web.TCPSite(runner, host.strip("[]"), int(port))
     await site.start()
-    server = site._server  # the bound port, when port 0 was asked
-    bound = int(server.sockets[0].getsockname()[1]) if server and server.sockets else int(port)
-    return runner, bound
+    return runner, int(runner.addresses[0][1])  # the bound port, when port 0 was asked
 
 
 # ---------------------------------------------------------------------- reads
