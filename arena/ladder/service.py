@@ -450,19 +450,17 @@ class LadderService:
         for row in self.store.entrants():
             self.state.status[row.name] = row.status
             entrant = self.entrants.get(row.name)
+            why = f"entrant {row.name} is {row.status} from this ladder" + (
+                f": {row.reason}" if row.reason else ""
+            )
             if row.status == "active" and entrant is None:
                 self.entrants[row.name] = self.referee.seat(row.name, row.token_hash)
             elif row.status != "active" and entrant is not None:
-                why = f"entrant {row.name} is {row.status} from this ladder" + (
-                    f": {row.reason}" if row.reason else ""
-                )
                 self.referee.unseat(entrant, why)
                 del self.entrants[row.name]
                 self.referee.departures.add(entrant)
-            elif row.status != "active" and entrant is None:
-                self.referee.refused[row.token_hash] = (
-                    f"entrant {row.name} is {row.status} from this ladder"
-                )
+            elif row.status != "active":
+                self.referee.refused[row.token_hash] = why
         self.wake.set()
 
     async def _refit_loop(self) -> None:
