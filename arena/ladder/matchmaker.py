@@ -21,8 +21,10 @@ finished, and asks it for the tables to start now. The policy, in order of prece
 5. **Balanced seats and partners.** The chosen bots are seated in the permutation whose
    seats they have held least, and whose partners they have had least.
 
-A bot is *slow* when its recent matches took more than ``SLOW_FACTOR`` times the
-median match's time, or it faulted in its last match: its tables wait on it, no one else's.
+A bot is *slow* when the time it spent answering in its recent matches is more than
+``SLOW_FACTOR`` times the median seat's, or it faulted in its last match. It holds no
+one back: it is not counted in the median, its hold as a newcomer lapses, it anchors a
+table only after the steady bots, and only bots ahead of their share sit with it.
 """
 
 from __future__ import annotations
@@ -41,7 +43,8 @@ NEWCOMER = 20  # matches a new rating row plays before anyone else's 21st
 WINDOW = 2  # matches a bot may be ahead of the median before it waits
 POOL = 3  # candidates per seat considered for match quality
 SLOW_FACTOR = 3.0
-RECENT = 5  # matches whose durations say whether a bot is slow
+RECENT = 5  # matches whose answering times say whether a bot is slow
+SLOW_FLOOR = 0.05  # seconds a match: below this, no bot is called slow (timer noise)
 
 
 @dataclass
@@ -79,7 +82,9 @@ class Matchmaker:
         self.bots: dict[str, Bot] = {}
         self.seat_counts: dict[str, list[int]] = {}
         self.partner_counts: dict[tuple[str, str], int] = {}
-        self.match_seconds: deque[float] = deque(maxlen=200)  # recent matches' durations
+        self.met: dict[tuple[str, str], int] = {}  # matches each pair has played together
+        self.meetings = 0  # their sum
+        self.thinking: deque[float] = deque(maxlen=1000)  # recent seats' answering times
 
     # ------------------------------------------------------------------ events
 
@@ -101,26 +106,30 @@ class Matchmaker:
                 bot.busy += 1
                 bot.clock += 1
 
-    def finished(self, labels: Sequence[str], seconds: float, faulted: Sequence[bool]) -> None:
-        self.match_seconds.append(seconds)
-        for label, fault in zip(labels, faulted, strict=True):
+    def finished(
+        self, labels: Sequence[str], thinking: Sequence[float], faulted: Sequence[bool]
+    ) -> None:
+        """A match ended; ``thinking``: each seat's own seconds spent answering in it
+        (what says a bot is slow: a table's length is its slowest seat's doing)."""
+        for label, own, fault in zip(labels, thinking, faulted, strict=True):
+            self.thinking.append(own)
             bot = self.bots.get(label)
             if bot is None:
                 continue
             bot.busy = max(0, bot.busy - 1)
             bot.finished += 1
             bot.faulted = fault
-            bot.durations.append(seconds)
+            bot.durations.append(own)
             if not bot.newcomer:
                 bot.hold = None
 
     # ------------------------------------------------------------------ policy
 
     def typical(self) -> float:
-        """The median recent match's seconds (infinite until ten have finished)."""
-        if len(self.match_seconds) < 10:
+        """The median seat's answering seconds in a recent match (infinite until ten)."""
+        if len(self.thinking) < 10:
             return math.inf
-        return statistics.median(self.match_seconds)
+        return max(statistics.median(self.thinking), SLOW_FLOOR)
 
     def slow(self, bot: Bot, typical: float | None = None) -> bool:
         if bot.faulted:
@@ -141,30 +150,51 @@ class Matchmaker:
                 return True
         return False
 
+    def _overshoot(self, bot: Bot, holds: Sequence[Bot]) -> int:
+        """How many matches past a newcomer's hold ``bot`` has started (0: within it)."""
+        worst = 0
+        for newcomer in holds:
+            if newcomer is not bot and newcomer.hold is not None:
+                base = newcomer.hold.setdefault(bot.label, bot.clock)
+                worst = max(worst, bot.clock - base - NEWCOMER + 1)
+        return worst
+
     def tables(self) -> list[list[str]]:
         """The tables to start now, each a list of labels in seat order (``started`` is
-        applied to them already).
-
-        A table's *anchor* is the first bot in priority order (newcomers, then the lowest
-        clocks) that may anchor: a newcomer, or a bot under the window and not held by a
-        newcomer. The other seats are filled from the bots after it in that order, so a
-        bot over the window or held plays only where too few others are free (a held bot
-        only at a newcomer's table): the limits shape who plays first, and never leave a
-        free table unplayed."""
+        applied to them already). When the limits leave every free bot waiting and no
+        match is in play (so no end would ever lift them), they are lifted for this call."""
         typical = self.typical()
         slow = {label for label, b in self.bots.items() if self.slow(b, typical)}
-        steady = [b.clock for b in self.bots.values() if b.label not in slow and not b.newcomer]
-        steady = steady or [b.clock for b in self.bots.values()]
+        out = self._form(slow, relaxed=False)
+        if not out and not any(b.busy for b in self.bots.values()):
+            out = self._form(slow, relaxed=True)
+        return out
+
+    def _form(self, slow: set[str], *, relaxed: bool) -> list[list[str]]:
+        """A bot may sit down while it has capacity free and its clock is under the
+        median clock of the bots that keep up (not slow, not newcomers) plus ``WINDOW``
+        (newcomers always may), and, while a newcomer holds, only at that newcomer's table
+        once it has started ``NEWCOMER`` matches since the newcomer came. The first free
+        bot in priority order (steady before slow, newcomers first, lowest clock) anchors
+        a table; its other seats are filled from the free bots after it in that order,
+        by match quality, except that a slow bot's table is filled from the bots most
+        ahead of their share, who can best afford the wait."""
+        bots = list(self.bots.values())
+        steady = [b.clock for b in bots if b.label not in slow and not b.newcomer]
+        steady = steady or [b.clock for b in bots]
         if not steady:
             return []
-        limit = statistics.median(steady) + WINDOW
-        holds = [b for b in self.bots.values() if b.hold is not None and b.label not in slow]
-        candidates = [b for b in self.bots.values() if b.busy < b.capacity]
+        median = statistics.median(steady)
+        limit = median + WINDOW
+        holds = [] if relaxed else [b for b in bots if b.hold is not None and b.label not in slow]
+        candidates = [
+            b for b in bots if b.busy < b.capacity and (relaxed or b.newcomer or b.clock < limit)
+        ]
         held = {b.label for b in candidates if not b.newcomer and holds and self._held(b, holds)}
         self.rng.shuffle(candidates)  # ties broken at random
 
-        def order(b: Bot) -> tuple[bool, int]:
-            return (not b.newcomer, b.clock)
+        def order(b: Bot) -> tuple[bool, bool, int]:
+            return (b.label in slow, not b.newcomer, b.clock)
 
         candidates.sort(key=order)
         tried: set[str] = set()
@@ -174,8 +204,7 @@ class Matchmaker:
                 (
                     b
                     for b in candidates
-                    if b.label not in tried
-                    and (b.newcomer or (b.clock < limit and b.label not in held))
+                    if b.label not in tried and (b.newcomer or b.label not in held)
                 ),
                 None,
             )
@@ -187,6 +216,16 @@ class Matchmaker:
                 for b in candidates
                 if b is not anchor and (anchor.newcomer or b.label not in held)
             ]
+            if anchor.label in slow:
+                # The bots most ahead of their share wait on a slow bot.
+                others.sort(key=lambda b: (b.label in slow, -b.clock))
+            else:
+                fast = [b for b in others if b.label not in slow]
+                if len(fast) >= self.table_size - 1:
+                    others = fast  # a slow bot joins only where no steady one is free
+            if anchor.newcomer and holds:
+                # At a newcomer's table, the bots least past their hold first.
+                others.sort(key=lambda b: (self._overshoot(b, holds), order(b)))
             if len(others) < self.table_size - 1:
                 continue
             chosen = [anchor]
@@ -199,20 +238,32 @@ class Matchmaker:
             self.started(seated)
             self._count_seats(seated)
             out.append(seated)
-            candidates = [b for b in candidates if b.busy < b.capacity]
+            candidates = [
+                b
+                for b in candidates
+                if b.busy < b.capacity and (relaxed or b.newcomer or b.clock < limit)
+            ]
+            held |= {
+                b.label for b in candidates if not b.newcomer and holds and self._held(b, holds)
+            }
             candidates.sort(key=order)
         return out
 
     def _quality(self, chosen: Sequence[Bot], candidate: Bot) -> float:
-        """How close a table with ``candidate`` added is: the mean over its new pairs of
-        TrueSkill's 1-on-1 match quality."""
+        """How much a table with ``candidate`` added teaches: the mean over its new pairs of
+        TrueSkill's 1-on-1 match quality, each divided by how much more often than the
+        average pair the two have already met (so that the same few do not meet forever,
+        and partners rotate)."""
         beta2 = 2 * DEFAULT_PARAMS.beta**2
         c = self.rating(candidate.label)
+        average = self.meetings / max(1, len(self.met))
         total = 0.0
         for other in chosen:
             o = self.rating(other.label)
             spread = beta2 + c.sigma**2 + o.sigma**2
-            total += math.sqrt(beta2 / spread) * math.exp(-((c.mu - o.mu) ** 2) / (2 * spread))
+            quality = math.sqrt(beta2 / spread) * math.exp(-((c.mu - o.mu) ** 2) / (2 * spread))
+            met = self.met.get(_pair(candidate.label, other.label), 0)
+            total += quality / (1.0 + max(0.0, met - average) / (1.0 + average))
         return total / len(chosen)
 
     def _seat(self, labels: Sequence[str]) -> list[str]:
@@ -235,6 +286,10 @@ class Matchmaker:
     def _count_seats(self, seated: Sequence[str]) -> None:
         for s, label in enumerate(seated):
             self.seat_counts.setdefault(label, [0] * self.table_size)[s] += 1
+        for one, two in itertools.combinations(seated, 2):
+            key = _pair(one, two)
+            self.met[key] = self.met.get(key, 0) + 1
+            self.meetings += 1
         if self.teams:
             for team in self.teams:
                 for a, b in itertools.combinations(team, 2):

@@ -114,6 +114,7 @@ class Seat:
         self.entrant = entrant
         self.name = label
         self.result: dict[str, Any] | None = None  # held until the match is recorded
+        self.thinking = 0.0  # seconds this seat's bot spent answering in the match
 
     @property
     def forfeited(self) -> bool:
@@ -121,7 +122,11 @@ class Seat:
         return gone is not None and time.monotonic() - gone > self.entrant.referee.grace
 
     async def decide(self, **kw: Any) -> Any:
-        return await self.entrant.decide(**kw)
+        start = time.monotonic()
+        try:
+            return await self.entrant.decide(**kw)
+        finally:
+            self.thinking += time.monotonic() - start
 
     async def notify_deal(self, **kw: Any) -> None:
         await self.entrant.notify_deal(**kw)
@@ -380,7 +385,6 @@ class LadderService:
 
     async def _play(self, labels: list[str], entrants: list[Entrant], ctx: MatchContext) -> None:
         started = time.time()
-        clock = time.monotonic()
         seats = [Seat(e, label) for e, label in zip(entrants, labels, strict=True)]
         try:
             outcome = await play_remote_match(
@@ -402,7 +406,7 @@ class LadderService:
             any(int(v[s]) for v in faults.values()) or bool(record["disqualified"][s])
             for s in range(len(labels))
         ]
-        self.matchmaker.finished(labels, time.monotonic() - clock, faulted)
+        self.matchmaker.finished(labels, [seat.thinking for seat in seats], faulted)
         self.wake.set()
         assert self.write_store is not None
         write = self.write_store.record_match
