@@ -44,6 +44,7 @@ WINDOW = 2  # matches a bot may be ahead of the median before it waits
 POOL = 3  # candidates per seat considered for match quality
 SLOW_FACTOR = 3.0
 RECENT = 5  # matches whose answering times say whether a bot is slow
+RESORT_BELOW = 256  # free bots up to which the priority order is kept exact per table
 SLOW_FLOOR = 0.05  # seconds a match: below this, no bot is called slow (timer noise)
 
 
@@ -58,12 +59,14 @@ class Bot:
     busy: int = 0
     faulted: bool = False  # in its last match
     durations: deque[float] = field(default_factory=lambda: deque(maxlen=RECENT))
+    own: float = 0.0  # the median of ``durations`` (kept, not recomputed per look)
     # newcomer hold: each other bot's clock when this newcomer arrived
     hold: dict[str, int] | None = None
 
-    @property
-    def newcomer(self) -> bool:
-        return self.finished < NEWCOMER
+    newcomer: bool = True  # fewer than NEWCOMER matches finished (kept by Matchmaker)
+
+    def __post_init__(self) -> None:
+        self.newcomer = self.finished < NEWCOMER
 
 
 class Matchmaker:
@@ -85,6 +88,10 @@ class Matchmaker:
         self.met: dict[tuple[str, str], int] = {}  # matches each pair has played together
         self.meetings = 0  # their sum
         self.thinking: deque[float] = deque(maxlen=1000)  # recent seats' answering times
+        self._typical: float | None = None
+        self._since_typical = 0
+        self._slow: set[str] = set()  # labels of the slow bots, kept as matches end
+        self._holding: set[str] = set()  # labels of the newcomers whose hold is on
 
     # ------------------------------------------------------------------ events
 
@@ -94,10 +101,13 @@ class Matchmaker:
         bot.clock = int(statistics.median(clocks)) if clocks else 0
         if bot.newcomer:
             bot.hold = {b.label: b.clock for b in self.bots.values()}
+            self._holding.add(label)
         self.bots[label] = bot
 
     def leave(self, label: str) -> None:
         self.bots.pop(label, None)
+        self._slow.discard(label)
+        self._holding.discard(label)
 
     def started(self, labels: Sequence[str]) -> None:
         for label in labels:
@@ -111,6 +121,7 @@ class Matchmaker:
     ) -> None:
         """A match ended; ``thinking``: each seat's own seconds spent answering in it
         (what says a bot is slow: a table's length is its slowest seat's doing)."""
+        self._since_typical += 1
         for label, own, fault in zip(labels, thinking, faulted, strict=True):
             self.thinking.append(own)
             bot = self.bots.get(label)
@@ -118,10 +129,14 @@ class Matchmaker:
                 continue
             bot.busy = max(0, bot.busy - 1)
             bot.finished += 1
+            bot.newcomer = bot.finished < NEWCOMER
             bot.faulted = fault
             bot.durations.append(own)
+            bot.own = statistics.median(bot.durations)
             if not bot.newcomer:
                 bot.hold = None
+                self._holding.discard(label)
+            self._judge(bot)
 
     # ------------------------------------------------------------------ policy
 
@@ -129,7 +144,19 @@ class Matchmaker:
         """The median seat's answering seconds in a recent match (infinite until ten)."""
         if len(self.thinking) < 10:
             return math.inf
-        return max(statistics.median(self.thinking), SLOW_FLOOR)
+        if self._typical is None or self._since_typical >= 100:  # a median of 1,000 is dear
+            self._typical = max(statistics.median(self.thinking), SLOW_FLOOR)
+            self._since_typical = 0
+            for bot in self.bots.values():  # the yardstick moved: judge everyone again
+                self._judge(bot)
+        return self._typical
+
+    def _judge(self, bot: Bot) -> None:
+        """Keep ``self._slow`` (the labels of the slow bots) current for ``bot``."""
+        if self.slow(bot, self._typical if self._typical is not None else math.inf):
+            self._slow.add(bot.label)
+        else:
+            self._slow.discard(bot.label)
 
     def slow(self, bot: Bot, typical: float | None = None) -> bool:
         if bot.faulted:
@@ -137,7 +164,7 @@ class Matchmaker:
         if len(bot.durations) < 2:
             return False
         typical = self.typical() if typical is None else typical
-        return statistics.median(bot.durations) > SLOW_FACTOR * typical
+        return bot.own > SLOW_FACTOR * typical
 
     def _held(self, bot: Bot, holds: Sequence[Bot]) -> bool:
         """Whether a newcomer's hold keeps ``bot`` from starting a match now."""
@@ -163,8 +190,8 @@ class Matchmaker:
         """The tables to start now, each a list of labels in seat order (``started`` is
         applied to them already). When the limits leave every free bot waiting and no
         match is in play (so no end would ever lift them), they are lifted for this call."""
-        typical = self.typical()
-        slow = {label for label, b in self.bots.items() if self.slow(b, typical)}
+        self.typical()  # brings self._slow up to date when its yardstick is due
+        slow = self._slow
         out = self._form(slow, relaxed=False)
         if not out and not any(b.busy for b in self.bots.values()):
             out = self._form(slow, relaxed=True)
@@ -179,14 +206,14 @@ class Matchmaker:
         a table; its other seats are filled from the free bots after it in that order,
         by match quality, except that a slow bot's table is filled from the bots most
         ahead of their share, who can best afford the wait."""
-        bots = list(self.bots.values())
-        steady = [b.clock for b in bots if b.label not in slow and not b.newcomer]
+        bots = self.bots.values()
+        steady = [b.clock for b in bots if not b.newcomer and b.label not in slow]
         steady = steady or [b.clock for b in bots]
         if not steady:
             return []
         median = statistics.median(steady)
         limit = median + WINDOW
-        holds = [] if relaxed else [b for b in bots if b.hold is not None and b.label not in slow]
+        holds = [] if relaxed else [self.bots[x] for x in self._holding if x not in slow]
         candidates = [
             b for b in bots if b.busy < b.capacity and (relaxed or b.newcomer or b.clock < limit)
         ]
@@ -211,25 +238,33 @@ class Matchmaker:
             if anchor is None:
                 break
             tried.add(anchor.label)
-            others = [
-                b
-                for b in candidates
-                if b is not anchor and (anchor.newcomer or b.label not in held)
-            ]
-            if anchor.label in slow:
-                # The bots most ahead of their share wait on a slow bot.
-                others.sort(key=lambda b: (b.label in slow, -b.clock))
-            else:
+            want = POOL * self.table_size
+            if anchor.label in slow or (anchor.newcomer and holds):
+                others = [
+                    b
+                    for b in candidates
+                    if b is not anchor and (anchor.newcomer or b.label not in held)
+                ]
+                if anchor.label in slow:
+                    # The bots most ahead of their share wait on a slow bot.
+                    others.sort(key=lambda b: (b.label in slow, -b.clock))
+                else:
+                    # At a newcomer's table, the bots least past their hold first.
+                    others.sort(key=lambda b: (self._overshoot(b, holds), order(b)))
+            else:  # the common case: the first few in order will do, no full pass
+                others = []
+                for b in candidates:
+                    if b is not anchor and b.label not in held:
+                        others.append(b)
+                        if len(others) >= want:
+                            break
                 fast = [b for b in others if b.label not in slow]
                 if len(fast) >= self.table_size - 1:
                     others = fast  # a slow bot joins only where no steady one is free
-            if anchor.newcomer and holds:
-                # At a newcomer's table, the bots least past their hold first.
-                others.sort(key=lambda b: (self._overshoot(b, holds), order(b)))
             if len(others) < self.table_size - 1:
                 continue
             chosen = [anchor]
-            pool = others[: POOL * self.table_size]
+            pool = others[:want]
             while len(chosen) < self.table_size:
                 best = max(pool, key=lambda c: self._quality(chosen, c))
                 pool.remove(best)
@@ -238,15 +273,16 @@ class Matchmaker:
             self.started(seated)
             self._count_seats(seated)
             out.append(seated)
-            candidates = [
-                b
-                for b in candidates
-                if b.busy < b.capacity and (relaxed or b.newcomer or b.clock < limit)
-            ]
-            held |= {
-                b.label for b in candidates if not b.newcomer and holds and self._held(b, holds)
-            }
-            candidates.sort(key=order)
+            # Who can sit no more leaves the list. The rest move back by their clock
+            # tick; in a large field that moves them by a place or so, not worth a sort
+            # per table (bench/ladder.py --simulate: 1,000 bots).
+            for b in chosen:
+                if b.busy >= b.capacity or not (relaxed or b.newcomer or b.clock < limit):
+                    candidates.remove(b)
+                elif holds and not b.newcomer and self._held(b, holds):
+                    held.add(b.label)
+            if len(candidates) <= RESORT_BELOW:
+                candidates.sort(key=order)
         return out
 
     def _quality(self, chosen: Sequence[Bot], candidate: Bot) -> float:

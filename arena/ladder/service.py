@@ -216,7 +216,7 @@ class LadderService:
         self.grpc_port = 0
         self.http_port = 0
         self.matchmaking_seconds = 0.0  # time spent in Matchmaker.tables (bench/ladder.py)
-        self.started_tables = 0
+        self.matchmaker_tables = 0
         self._load()
 
     # ------------------------------------------------------------------ state
@@ -332,6 +332,7 @@ class LadderService:
             start = time.perf_counter()
             tables = self.matchmaker.tables()
             self.matchmaking_seconds += time.perf_counter() - start
+            self.matchmaker_tables += len(tables)
             for labels in tables:
                 self._start(labels)
             await self.wake.wait()

@@ -10,7 +10,7 @@ is escaped. The leaderboard follows the ladder through server-sent events
 Routes: ``/`` (leaderboard and latest matches), ``/entrant/NAME`` (rating over time,
 versions, recent matches, faults), ``/match/ID`` (the replay, with the report's viewers),
 and ``/api/leaderboard``, ``/api/matches``, ``/api/entrant/NAME``, ``/api/match/ID``,
-``/api/events``.
+``/api/events`` and ``/api/status``.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ async def start_web(service: LadderService, http: str) -> tuple[web.AppRunner, i
             web.get("/api/entrant/{name}", api_entrant),
             web.get("/api/match/{match}", api_match),
             web.get("/api/events", api_events),
+            web.get("/api/status", api_status),
         ]
     )
     runner = web.AppRunner(app, access_log=None, handle_signals=False)
@@ -189,6 +190,21 @@ async def api_leaderboard(request: web.Request) -> web.Response:
             "in_play": state.in_play,
             "fitted_through": state.fitted_through,
             "rows": service.leaderboard(),
+        }
+    )
+
+
+async def api_status(request: web.Request) -> web.Response:
+    """How the ladder runs: connected bots, tables in play and started, and the time the
+    matchmaker has spent choosing them (bench/ladder.py reads it)."""
+    service = request.app[SERVICE]
+    return _json(
+        {
+            "connected": len(service.live),
+            "in_play": service.state.in_play,
+            "matches": service.state.matches,
+            "tables_started": service.matchmaker_tables,
+            "matchmaking_seconds": service.matchmaking_seconds,
         }
     )
 
