@@ -31,8 +31,11 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+# bench/ holds a grpc.py of its own: keep it off the path, which python put first
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
 CEILING = 3300  # decisions/s on one referee core, docs/scaling.md (bench/tables.py)
@@ -63,7 +66,7 @@ def worker(address: str, tokens: list[str], capacity: int, ready: object) -> Non
             h.games.append("truf")
             await queue.put(hello)
 
-            async def requests(q: asyncio.Queue[pb.PlayRequest | None] = queue):  # type: ignore[no-untyped-def]
+            async def requests(q: asyncio.Queue[pb.PlayRequest | None] = queue) -> Any:
                 while (msg := await q.get()) is not None:
                     yield msg
 
@@ -82,11 +85,15 @@ def worker(address: str, tokens: list[str], capacity: int, ready: object) -> Non
             await asyncio.sleep(0.2)
 
     async def main() -> None:
-        channels = [grpc.aio.insecure_channel(address) for _ in range(-(-len(tokens) // 8))]
+        channels: list[grpc.aio.Channel] = []
         tasks = []
         for i, token in enumerate(tokens):
+            if i % 8 == 0:  # eight bots a connection (the referee allows 16 streams on one)
+                # its own connection: grpc would share one among equal channels
+                options = [("grpc.use_local_subchannel_pool", 1)]
+                channels.append(grpc.aio.insecure_channel(address, options=options))
             welcomed = asyncio.Event()
-            tasks.append(asyncio.create_task(one(channels[i // 8], token, welcomed)))
+            tasks.append(asyncio.create_task(one(channels[-1], token, welcomed)))
             await welcomed.wait()  # one hello at a time per process: the gate paces an address
         ready.set()  # type: ignore[attr-defined]
         await asyncio.gather(*tasks)
@@ -154,8 +161,10 @@ def network(args: argparse.Namespace) -> None:
         proc.start()
         workers.append((proc, ready))
     try:
-        for _, ready in workers:
-            ready.wait(timeout=600)
+        for proc, ready in workers:
+            while not ready.wait(timeout=1.0):
+                if not proc.is_alive():
+                    raise SystemExit(f"a bot process exited with code {proc.exitcode}")
         connected = time.monotonic() - start
         time.sleep(args.warmup)
         t0, s0, c0 = time.time(), get(web, "/api/status"), proc_stat(ladder.pid)
@@ -198,7 +207,7 @@ def network(args: argparse.Namespace) -> None:
     print(f"matches per bot per minute: median {median:.2f}, min {rates[0]:.2f}, "
           f"p10 {rates[len(rates) // 10]:.2f}, p90 {rates[9 * len(rates) // 10]:.2f}, "
           f"max {rates[-1]:.2f}; within 20% of the median: "
-          f"{sum(0.8 * median <= r <= 1.2 * median for r in rates) / len(rates):.0%} of bots")  # fmt: skip
+          f"{sum(0.8 * median <= r <= 1.2 * median for r in rates) / len(rates):.0%}")  # fmt: skip
     print(f"matchmaker: {1e6 * mm / max(1, tables):.0f} µs per table started ({tables} tables)")
     print(f"ladder memory: {c1[1] / 1024:.0f} MiB resident, peak {c1[2] / 1024:.0f} MiB")
 
@@ -212,7 +221,8 @@ def simulated(args: argparse.Namespace) -> None:
         median, low, high = spread(result, steady or bots)
         extra = ""
         if result.newcomer_overtaken:
-            extra += f"; others' starts before a newcomer's 20th: {max(result.newcomer_overtaken.values())}"
+            most = max(result.newcomer_overtaken.values())
+            extra += f"; others' starts before a newcomer's 20th: {most}"
         per = 1e6 * result.matchmaker_seconds / max(1, result.tables_formed)
         print(f"{what}: median {median:.1f} matches/min, min/median {low:.2f}, "
               f"max/median {high:.2f}; matchmaker {per:.0f} µs a table{extra}")  # fmt: skip
