@@ -252,3 +252,40 @@ def test_a_new_version_starts_a_new_rating_row_and_the_old_one_stays(
     finally:
         stop_all(bots)
         ladder.stop()
+
+
+def test_a_bot_banned_while_connected_is_cut_off_and_refused_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    lad = tmp_path / "lad"
+    tokens = new_ladder(lad, ["a", "b", "c", "d", "x"], "--game", "truf", "--deals", "1")
+    ladder = Ladder(lad)
+    logs = {n: tmp_path / f"{n}.log" for n in tokens}
+    bots = [bot(ladder.address, t, "random", log=logs[n]) for n, t in tokens.items()]
+    try:
+        until(lambda: _row(ladder, "x")["matches"], 60, "x to play")
+        arena("ladder", "ban", str(lad), "x", "--reason", "collusion")
+        until(lambda: _row(ladder, "x")["status"] == "banned", 30, "the ban to be seen")
+        assert bots[-1].wait(timeout=60) == 1  # the SDK gives up: refused, with the reason
+        assert "PERMISSION_DENIED" in logs["x"].read_text()
+        assert "collusion" in logs["x"].read_text()
+        before = ladder.leaderboard()["matches"]
+        _wait_matches(ladder, before + 3)  # the others play on
+        assert _row(ladder, "x")["matches"] > 0  # and x's history stays
+    finally:
+        stop_all(bots)
+        ladder.stop()
+
+
+def test_run_and_export_mistakes_are_one_line(tmp_path: Path) -> None:
+    code, output = cli("ladder", "run", str(tmp_path / "none"), "--listen", "127.0.0.1:0",
+                       "--http", "127.0.0.1:0")  # fmt: skip
+    assert code == 1 and "is not a ladder" in output
+    lad = tmp_path / "lad"
+    cli("ladder", "init", str(lad))
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "x").write_text("x")
+    code, output = cli("ladder", "export", str(lad), str(tmp_path / "full"))
+    assert code == 1 and "not empty" in output
+    code, output = cli("ladder", "run", str(lad), "--listen", "nonsense", "--http", "127.0.0.1:0")
+    assert code == 1 and "--listen" in output
