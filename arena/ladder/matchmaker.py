@@ -44,6 +44,7 @@ WINDOW = 2  # matches a bot may be ahead of the median before it waits
 POOL = 3  # candidates per seat considered for match quality
 SLOW_FACTOR = 3.0
 RECENT = 5  # matches whose answering times say whether a bot is slow
+MEDIAN_EVERY = 32  # looks between two computations of the median clock in a large field
 RESORT_BELOW = 256  # free bots up to which the priority order is kept exact per table
 SLOW_FLOOR = 0.05  # seconds a match: below this, no bot is called slow (timer noise)
 
@@ -92,22 +93,41 @@ class Matchmaker:
         self._since_typical = 0
         self._slow: set[str] = set()  # labels of the slow bots, kept as matches end
         self._holding: set[str] = set()  # labels of the newcomers whose hold is on
+        self._free: dict[str, Bot] = {}  # the bots with a table to spare
+        self._seated = 0  # the connected bots' seats in play, summed
+        self._median = 0.0  # the steady bots' median clock, as last computed
+        self._median_due = 0  # looks until it is computed again
 
     # ------------------------------------------------------------------ events
 
-    def join(self, label: str, capacity: int, finished: int) -> None:
+    def join(self, label: str, capacity: int, finished: int, busy: int = 0) -> None:
+        """A rating row's bot connected; ``busy``: tables it still plays from before."""
         clocks = [b.clock for b in self.bots.values()]
-        bot = Bot(label, max(1, capacity), finished)
+        bot = Bot(label, max(1, capacity), finished, busy=busy)
         bot.clock = int(statistics.median(clocks)) if clocks else 0
         if bot.newcomer:
             bot.hold = {b.label: b.clock for b in self.bots.values()}
             self._holding.add(label)
         self.bots[label] = bot
+        self._seated += bot.busy
+        self._update_free(bot)
+        self._median_due = 0
 
     def leave(self, label: str) -> None:
-        self.bots.pop(label, None)
+        gone = self.bots.pop(label, None)
+        if gone is not None:
+            self._seated -= gone.busy
+        self._free.pop(label, None)
         self._slow.discard(label)
         self._holding.discard(label)
+        self._median_due = 0
+
+    def _update_free(self, bot: Bot) -> None:
+        """Keep ``self._free`` (the bots with a table to spare) current for ``bot``."""
+        if bot.busy < bot.capacity and bot.label in self.bots:
+            self._free[bot.label] = bot
+        else:
+            self._free.pop(bot.label, None)
 
     def started(self, labels: Sequence[str]) -> None:
         for label in labels:
@@ -115,6 +135,8 @@ class Matchmaker:
             if bot is not None:
                 bot.busy += 1
                 bot.clock += 1
+                self._seated += 1
+                self._update_free(bot)
 
     def finished(
         self, labels: Sequence[str], thinking: Sequence[float], faulted: Sequence[bool]
@@ -127,7 +149,10 @@ class Matchmaker:
             bot = self.bots.get(label)
             if bot is None:
                 continue
-            bot.busy = max(0, bot.busy - 1)
+            if bot.busy:
+                bot.busy -= 1
+                self._seated -= 1
+            self._update_free(bot)
             bot.finished += 1
             bot.newcomer = bot.finished < NEWCOMER
             bot.faulted = fault
@@ -193,7 +218,7 @@ class Matchmaker:
         self.typical()  # brings self._slow up to date when its yardstick is due
         slow = self._slow
         out = self._form(slow, relaxed=False)
-        if not out and not any(b.busy for b in self.bots.values()):
+        if not out and self._seated == 0:  # nothing in play
             out = self._form(slow, relaxed=True)
         return out
 
@@ -207,16 +232,19 @@ class Matchmaker:
         by match quality, except that a slow bot's table is filled from the bots most
         ahead of their share, who can best afford the wait."""
         bots = self.bots.values()
-        steady = [b.clock for b in bots if not b.newcomer and b.label not in slow]
-        steady = steady or [b.clock for b in bots]
-        if not steady:
+        if not bots:
             return []
-        median = statistics.median(steady)
+        if self._median_due <= 0:
+            # O(n log n): in a large field computed every MEDIAN_EVERY looks (clocks move
+            # by one a table; a median a few tables old moves the window by a fraction)
+            steady = [b.clock for b in bots if not b.newcomer and b.label not in slow]
+            self._median = statistics.median(steady or [b.clock for b in bots])
+            self._median_due = MEDIAN_EVERY if len(self.bots) > RESORT_BELOW else 0
+        self._median_due -= 1
+        median = self._median
         limit = median + WINDOW
         holds = [] if relaxed else [self.bots[x] for x in self._holding if x not in slow]
-        candidates = [
-            b for b in bots if b.busy < b.capacity and (relaxed or b.newcomer or b.clock < limit)
-        ]
+        candidates = [b for b in self._free.values() if relaxed or b.newcomer or b.clock < limit]
         held = {b.label for b in candidates if not b.newcomer and holds and self._held(b, holds)}
         self.rng.shuffle(candidates)  # ties broken at random
 

@@ -361,8 +361,7 @@ class LadderService:
             self.live[entrant.name] = label
             self.state.rows.setdefault(label, Row(label))
             row = self.state.rows[label]
-            self.matchmaker.join(label, entrant.capacity, row.matches)
-            self.matchmaker.bots[label].busy = self.busy.get(label, 0)
+            self.matchmaker.join(label, entrant.capacity, row.matches, self.busy.get(label, 0))
 
     def _next_match(self) -> int:
         if self.next_id not in self.ids:
