@@ -468,13 +468,17 @@ class LadderService:
         self.wake.set()
 
     async def _refit_loop(self) -> None:
+        pause = REFIT_EVERY
         while True:
-            await asyncio.sleep(REFIT_EVERY)
+            await asyncio.sleep(pause)
             if self.state.fitted_through == self.seq:
                 continue
             through = self.seq
             snapshot = self.evidence.snapshot()
+            start = time.perf_counter()
             fitted = await asyncio.to_thread(fit.solve, snapshot)
+            # An N x N solve grows as N^3: at most a tenth of the time goes to it.
+            pause = max(REFIT_EVERY, 9 * (time.perf_counter() - start))
             self._publish_fit(fitted, through)
             for queue in list(self.listeners):
                 if queue.qsize() < 256:
