@@ -138,6 +138,15 @@ class Matchmaker:
                 self._seated += 1
                 self._update_free(bot)
 
+    def abandoned(self, labels: Sequence[str]) -> None:
+        """A match ended without a result (never recorded): its seats are free again."""
+        for label in labels:
+            bot = self.bots.get(label)
+            if bot is not None and bot.busy:
+                bot.busy -= 1
+                self._seated -= 1
+                self._update_free(bot)
+
     def finished(
         self, labels: Sequence[str], thinking: Sequence[float], faulted: Sequence[bool]
     ) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -390,6 +391,11 @@ class LadderService:
             outcome = await play_remote_match(
                 self.game, seats, ctx=ctx, strike_limit=self.config.strikes
             )
+        except Exception as exc:  # a defect of ours, never a bot's: say so, free the seats
+            print(f"ladder: match {ctx.match_id} abandoned: {exc!r}", file=sys.stderr)
+            self.matchmaker.abandoned(labels)
+            self.wake.set()
+            return
         finally:
             self.state.in_play -= 1
             for label in labels:
