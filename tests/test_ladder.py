@@ -289,3 +289,33 @@ def test_run_and_export_mistakes_are_one_line(tmp_path: Path) -> None:
     assert code == 1 and "not empty" in output
     code, output = cli("ladder", "run", str(lad), "--listen", "nonsense", "--http", "127.0.0.1:0")
     assert code == 1 and "--listen" in output
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "bots", "oracle"),
+    [
+        ("truco", ["--points", "15"], ["basic", "random", "basic", "random", "basic"],
+         "truco_oracle"),
+        ("ruff", [], ["steady", "random", "sharp", "random", "steady"], "ruff_oracle"),
+    ],
+)  # fmt: skip
+def test_truco_and_ruff_ladders_play_and_export_for_verify_and_their_oracles(
+    tmp_path: Path, game: str, options: list[str], bots: list[str], oracle: str
+) -> None:
+    lad = tmp_path / "lad"
+    tokens = new_ladder(lad, ["a", "b", "c", "d", "e"], "--game", game, *options)
+    ladder = Ladder(lad)
+    procs = [bot(ladder.address, t, s, game=game, capacity=2)
+             for t, s in zip(tokens.values(), bots, strict=True)]  # fmt: skip
+    try:
+        _wait_matches(ladder, 4, timeout=120)
+    finally:
+        stop_all(procs)
+        ladder.stop()
+    out = tmp_path / "out"
+    arena("ladder", "export", str(lad), str(out), "--with-secret")
+    verified = arena("verify", str(out))
+    assert "replay exactly" in verified.stdout and "dealt deals are the ones" in verified.stdout
+    arena("report", str(out))
+    audit = __import__(oracle).audit_run
+    assert audit(out) == []
