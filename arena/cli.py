@@ -940,6 +940,7 @@ def _say_why_served_ended(
 
 @app.command()
 def bot(
+    ctx: typer.Context,
     name: Annotated[
         str,
         typer.Argument(
@@ -987,7 +988,9 @@ def bot(
         command = bot_command(name, connect, token, seed, ca_path, capacity, game)
         raise typer.Exit(subprocess.call(command))
     try:
-        player = load_bot(name, seed, game)
+        source = ctx.get_parameter_source("game")
+        given = source is not None and source.name == "COMMANDLINE"  # else the referee tells
+        player = load_bot(name, seed, game, check_games=given)
         run(player, connect, token=token, capacity=capacity, tls_ca=read_ca(tls_ca))
     except (ValueError, BotRejected, ConnectionError) as exc:
         raise fail(str(exc)) from None

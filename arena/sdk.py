@@ -35,6 +35,7 @@ import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import Bot, call_hook, has_hook
+from arena.botgames import declared_games
 from arena.truf.view import SeatView
 from arena.wire.codecs import BRANCHES, CODECS
 from arena.wire.pbwire import lite_class
@@ -205,8 +206,7 @@ class Session:
 def bot_games(bot: object) -> list[str]:
     """The games a bot plays (its ``games`` attribute, ``("truf",)`` by default): what
     the SDK says in ``Hello.games``."""
-    games = getattr(bot, "games", ("truf",))
-    return [games] if isinstance(games, str) else [str(g) for g in games]
+    return list(declared_games(bot))
 
 
 def match_result_dict(res: pb.MatchResult) -> dict[str, Any]:
@@ -308,10 +308,11 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     if bot_class is None:
         parser.add_argument(
             "--game",
-            default="truf",
-            help=f"the game whose bundled bot BOT names ({', '.join(CODECS)})",
+            help=f"the game to play ({', '.join(CODECS)}): BOT names its bundled bot, and a "
+            "module:Class must list it in its games (default: a bundled truf bot)",
         )
     args = parser.parse_args(argv)
+    from arena.botgames import check_plays
     from arena.loading import BotLoadError, instantiate, load_class, split_options
 
     try:
@@ -323,14 +324,17 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
             from bots import bundled_module, bundled_names
 
             base, options = split_options(spec)
-            module = base if ":" in base else bundled_module(base, args.game)
+            game = args.game or "truf"
+            module = base if ":" in base else bundled_module(base, game)
             if module is None:
                 raise BotLoadError(
-                    f"unknown {args.game} bot {spec!r}; bundled bots: "
-                    f"{', '.join(bundled_names(args.game))}, or give a Python class as module:Class"
+                    f"unknown {game} bot {spec!r}; bundled bots: "
+                    f"{', '.join(bundled_names(game))}, or give a Python class as module:Class"
                 )
             bot_class = load_class(module if ":" in module else f"{module}:Bot")
         bot = instantiate(bot_class, args.seed, spec, options)
+        if getattr(args, "game", None):  # as in-process play checks it (arena.botgames)
+            check_plays(bot, args.game, spec)
     except BotLoadError as exc:
         _log(f"error: {exc}")
         raise SystemExit(1) from None

@@ -27,6 +27,7 @@ from grpc_reflection.v1alpha import reflection
 from arena import __version__
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.botgames import hello_games_hint
 from arena.errors import ActionFormatError
 from arena.faults import FaultKind
 from arena.referee.limits import MAX_MESSAGE_BYTES, Budget, Gate, Limits, server_options
@@ -498,7 +499,8 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             ) + (", ..." if len(games) > 8 else "")
             raise HelloError(
                 grpc.StatusCode.FAILED_PRECONDITION,
-                f"this referee plays {self.game}; your Hello.games is [{shown}]",
+                f"this referee plays {self.game}; your Hello.games is [{shown}]"
+                + hello_games_hint(self.game),
             )
         entrant = self._returning(hello)
         if entrant is None and self.by_token:
