@@ -42,8 +42,9 @@ def bot_class(code: str) -> Any:
     namespace: dict[str, Any] = {"__name__": "readme_example"}
     exec(compile(code, "README.md", "exec"), namespace)
     (cls,) = [
-        v for v in namespace.values() if isinstance(v, type) and issubclass(v, BaseBot) and v
-        is not BaseBot
+        v
+        for v in namespace.values()
+        if isinstance(v, type) and issubclass(v, BaseBot) and v is not BaseBot
     ]
     return cls
 
