@@ -92,7 +92,8 @@ class _OneLineErrors(TyperGroup):
 app = typer.Typer(
     name="arena",
     cls=_OneLineErrors,
-    help="Truf Arena: a tournament engine and bot-vs-bot arena for Truf.\n\n"
+    help="Truf Arena: a tournament engine and bot-vs-bot arena for trick-taking card games: "
+    "Truf, Truco, and Ruff and Trump (--game truf|truco|ruff).\n\n"
     "Exit codes: 0 done; 1 a mistake (a bad option, file or bot), said in one line on "
     "stderr; 130 interrupted (Ctrl-C or SIGTERM).",
     rich_markup_mode=None,  # plain help: no <bool> for flags, no boxes

@@ -295,7 +295,13 @@ def stop_with_parent(poll: float = 0.5) -> None:
 
 def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) -> None:
     """Command line for a bot program: ``--connect HOST:PORT [--token T] [--seed S]``."""
-    parser = argparse.ArgumentParser(description="Run a Truf bot against an arena referee.")
+    if bot_class is None:
+        about = "Run a bot of any game (truf, truco, ruff: --game) against an arena referee."
+    else:
+        name = getattr(bot_class, "name", bot_class.__name__)
+        plays = ", ".join(declared_games(bot_class))
+        about = f"Run the {name} bot (it plays {plays}) against an arena referee."
+    parser = argparse.ArgumentParser(description=about)
     if bot_class is None:
         parser.add_argument(
             "bot", help="the bot: a bundled name or module:Class, then any :NAME=VALUE options"
