@@ -1155,9 +1155,10 @@ def verify(
         raise fail(f"replay mismatch: {exc}") from None
     except ValueError as exc:
         raise fail(str(exc)) from None
-    out.print(f"[green]ok[/]: {deals} deals in {matches} matches replay exactly")
+    word = entry.deal_word  # a Truco deal is a hand
+    out.print(f"[green]ok[/]: {deals} {word}s in {matches} matches replay exactly")
     if secret is not None:
-        out.print(f"[green]ok[/]: {dealt} dealt deals are the ones the run's secret deals")
+        out.print(f"[green]ok[/]: {dealt} dealt {word}s are the ones the run's secret deals")
     else:
         out.print("the run's secret is not in this directory: the deals were not re-dealt")
 

@@ -194,6 +194,8 @@ class GameEntry:
     # Whether the game deals duplicate (``--duplicate``): its Game is a ``DuplicateGame``
     # and its ``check_dealt`` turns the hands back by each record's ``rotation``.
     duplicate: bool = False
+    # What the game calls one line of replays.jsonl, as people say it ("hand" in Truco).
+    deal_word: str = "deal"
 
 
 def _truf(values: Mapping[str, Any], deals_file: str | None) -> Game:
@@ -307,6 +309,7 @@ REGISTRY: dict[str, GameEntry] = {
             teams=lambda game: alternating_teams(game.table_size),  # ruling R2
             viewer="arena.truco",
             seat_outcomes=_lazy("arena.truco.replay", "seat_outcomes"),
+            deal_word="hand",  # ruling R3: a Truco deal is a hand
         ),
         GameEntry(
             name="ruff",

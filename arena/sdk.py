@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import socket
 import sys
 import threading
 import time
@@ -234,9 +235,11 @@ def run(
     token, and the reconnect token of the last Welcome) when the connection drops, or
     the referee cuts it off, for up to ``retry_for`` seconds at a time. With ``tls_ca``
     (PEM root certificates), the connection uses TLS."""
+    check_address(address)
     delay = 0.1
     give_up = time.monotonic() + retry_for
     reconnect_token = ""
+    said = ""  # the last retry line: the same failure again is not said again
     while True:
         session = Session(bot, address, token, capacity, tls_ca, reconnect_token)
         try:
@@ -250,15 +253,40 @@ def run(
             cut = bool(session.entrant) and code is grpc.StatusCode.RESOURCE_EXHAUSTED
             if code in FATAL and not cut:
                 raise BotRejected(f"{code.name}: {exc.details()}") from None
-            _log(f"connection to {address} failed ({code.name if code else exc}); retrying")
+            line = (
+                f"connection to {address} failed ({code.name if code else exc}); "
+                f"retrying for up to {retry_for:g} s"
+            )
+            if line != said:
+                _log(line)
+                said = line
         reconnect_token = session.reconnect_token
         if session.entrant:  # it was welcomed: the retry window starts from this drop
             give_up = time.monotonic() + retry_for
             delay = 0.1
+            said = ""
         if time.monotonic() > give_up:
             raise ConnectionError(f"cannot reach the referee at {address} for {retry_for:g} s")
         time.sleep(delay)
         delay = min(delay * 2, 2.0)
+
+
+def check_address(address: str) -> None:
+    """Fail at once, in one line, on a referee address that cannot work: not HOST:PORT,
+    or a host name that does not resolve (retrying would not help). A gRPC target URI
+    (``dns:///...``, ``unix:...``, ``ipv4:...``) is left to gRPC."""
+    if "://" in address or address.startswith(("unix:", "unix-abstract:", "ipv4:", "ipv6:")):
+        return
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConnectionError(f"the referee's address must be HOST:PORT, got {address!r}")
+    try:
+        socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise ConnectionError(
+            f"cannot find the referee's host {host!r} ({address}): {why}"
+        ) from None
 
 
 def read_ca(path: str | os.PathLike[str] | None) -> bytes | None:

@@ -314,7 +314,7 @@ def test_arena_serve_hosts_ruff_and_refuses_a_bot_without_ruff_in_its_hello(
         s.finish()
     matches = read_jsonl(s.out / "matches.jsonl")
     assert [m["game"] for m in matches] == ["ruff"]
-    assert sorted(matches[0]["seats"]) == ["random", "random#2", "sharp", "steady"]
+    assert sorted(matches[0]["seats"]) == ["random#1", "random#2", "sharp", "steady"]
     code, text = run_arena(tmp_path, "verify", str(s.out))
     assert code == 0, text
 
