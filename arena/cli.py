@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from enum import StrEnum
@@ -102,8 +103,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-# Piped or captured output gets a wide console: the leaderboard should not wrap at 80.
-out = Console(width=None if sys.stdout.isatty() else 160)
+# Piped or captured output gets a wide console (the leaderboard should not wrap at 80),
+# unless COLUMNS says how wide: rich reads it then, as on a terminal.
+_COLUMNS_SET = os.environ.get("COLUMNS", "").strip().isdigit()
+out = Console(width=None if sys.stdout.isatty() or _COLUMNS_SET else 160)
 err = Console(stderr=True, soft_wrap=True)  # messages are never cut into lines
 
 
