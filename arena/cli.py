@@ -9,6 +9,7 @@ typer's own usage errors are given the same form (``_OneLineErrors``).
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import math
 import os
@@ -553,6 +554,8 @@ def tournament(
             note = f"; dropped {dropped} line(s) of unfinished matches" if dropped else ""
             done = len(finished_matches(resume))
             err.print(f"resuming {resume}: {done} finished matches kept{note}", markup=False)
+            if _show_if_finished(config, resume, secret):  # no bot is started, none awaited
+                return
             if config.external:
                 _resume_served(config, resume, secret, quiet=quiet)
                 return
@@ -760,6 +763,36 @@ def run_tournament(
     show_leaderboard(directory, plan.entrants)
     if plan.stop is not None:
         _say_why_it_ended(plan.stop, directory)
+
+
+def _show_if_finished(config: RunConfig, directory: Path, secret: str) -> bool:
+    """A resumed run with nothing left to play shows its results, as at its end."""
+    plan = make_plan(config, secret=secret)
+    if not _finished(plan, directory):
+        return False
+    err.print(f"the run in {directory} is finished; its results:", markup=False)
+    show_leaderboard(directory, plan.entrants)
+    if plan.stop is not None:
+        _say_why_it_ended(plan.stop, directory, replay=True)
+    return True
+
+
+def _finished(plan: Any, directory: Path) -> bool:
+    """Whether a resumed run has nothing left to play: every match of its schedule is on
+    disk, or (--until-settled) the order settled after its last finished round and only
+    later rounds are left. ``plan.stop`` is left as a fresh one (``_say_why_it_ended``)."""
+    done = finished_matches(directory)
+    skip = {str(r["match"]) for r in done}
+    left = [t for t in plan.tables() if t.match_id not in skip]
+    if not left:
+        return True
+    if plan.stop is None or not done:
+        return False
+    probe = copy.deepcopy(plan.stop)  # stop_before rates rounds: keep the plan's own unused
+    for record in done:
+        probe.add(record)
+    played = max(int(r["round"]) for r in done)
+    return probe.stop_before(played + 1) and all(t.round > played for t in left)
 
 
 def _say_why_it_ended(stop: Any, directory: Path, *, replay: bool = False) -> None:
