@@ -50,12 +50,9 @@
       const open = trick >= 0 ? rec.tricks[trick] : null;
       const complete = open && inTrick === perTrick[trick];
       const onTable = open ? open.cards.slice(0, inTrick) : [];
-      let toAct = null;
-      if (!scored) {
-        if (!open) toAct = rec.tricks.length ? rec.tricks[0].leader : null;
-        else if (!complete) toAct = open.cards[inTrick][0];
-        else if (trick + 1 < rec.tricks.length) toAct = rec.tricks[trick + 1].leader;
-      }
+      // The highlight means what it means in every game's viewer: the seat whose action
+      // this step shows (here the card just played); the bids are everyone's at once.
+      const acted = !scored && open && inTrick > 0 ? open.cards[inTrick - 1][0] : null;
       const before = rec.totals.map((t, s) => t - rec.scores[s]);
 
       const bidText = s => {
@@ -66,7 +63,7 @@
       };
       const seatBox = s => {
         const hand = el("div", { class: "hand" }, rec.hands[s].map(c => cardNode(ui, c, gone.has(s + c) ? "played" : "")));
-        const cls = "seat" + (toAct === s ? " to-act" : "") + (complete && open.winner === s ? " won" : "");
+        const cls = "seat" + (acted === s ? " acted" : "") + (complete && open.winner === s ? " won" : "");
         return el("div", { class: cls, style: `grid-area:${AREA[s]}` },
           el("div", { class: "name" }, el("b", {}, ui.chip(rec.seats[s]),
             s === rec.dealer ? el("small", { title: "dealer" }, " (D)") : null),
