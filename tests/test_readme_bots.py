@@ -126,3 +126,35 @@ def test_a_bot_without_its_game_in_games_is_refused_alike_on_every_path(
         check=False,
     )  # fmt: skip
     assert sdk.returncode == 1 and sdk.stderr.strip() == f"[bot] error: {expected}", sdk.stderr
+
+
+def test_arena_bot_runs_a_users_truco_bot_against_a_served_tournament(tmp_path: Path) -> None:
+    """``arena bot mybot:Class --game truco``, as the README shows it, for the README's
+    Truco bot: it joins an ``arena serve --game truco`` and plays its match to the end."""
+    from test_cli_defects import address_of, line_with, started
+
+    code = examples()["bot-truco"]
+    (tmp_path / "mybot.py").write_text(code, encoding="utf-8")
+    cls = bot_class(code)
+    serve = [ARENA, "serve", "--game", "truco", "--seats", "2", "--points", "15", "-n", "2",
+             "--rounds", "1", "--listen", "127.0.0.1:0", "--results", "r", "--quiet"]  # fmt: skip
+    with started(tmp_path, *serve) as referee:
+        address = address_of(line_with(referee, "referee listening on"))
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        players = [
+            subprocess.Popen(
+                [ARENA, "bot", spec, "--game", "truco", "--connect", address],
+                cwd=tmp_path,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )  # fmt: skip
+            for spec in (f"mybot:{cls.__name__}", "basic")
+        ]
+        out, _ = referee.communicate(timeout=240)
+        said = [p.communicate(timeout=60)[0] for p in players]
+    assert referee.returncode == 0, out
+    assert all(p.returncode == 0 for p in players), said
+    rows = json.loads((tmp_path / "r" / "leaderboard.json").read_text("utf-8"))["rows"]
+    assert sorted(row["bot"] for row in rows) == ["basic", cls.name]
