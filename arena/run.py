@@ -225,8 +225,11 @@ def check_bot_names(entrants: Sequence[str], game: str = "truf") -> None:
             known = bool(top) and (top in sys.modules or finder.find_spec(top, path) is not None)
         if not known:
             raise ConfigError(unknown_bot(spec, game))
-        if attr:  # the games it declares, checked as in-process play checks them
-            check_plays(load_class(spec), game, spec)
+        # The games it declares, checked as in-process play checks them (a bundled bot of
+        # another game, truco.basic in a Truf run, too).
+        bundled = None if attr or spec in EXTERNAL else bundled_module(spec, game)
+        if attr or bundled:
+            check_plays(load_class(spec if attr else f"{bundled}:Bot"), game, spec)
 
 
 def unknown_bot(spec: str, game: str) -> str:
