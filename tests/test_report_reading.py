@@ -237,7 +237,9 @@ def test_the_highlight_is_the_seat_that_just_acted_in_truf_and_ruff(
         open_match(driver, rec["match"], rec["deal"])
         assert driver.find_elements("css selector", ".seat.acted") == []  # the bids: all
         press(driver, Keys.ARROW_RIGHT, 3)  # trick 1, card 3
-        assert acted_name(driver) == rec["seats"][rec["tricks"][0]["cards"][2][0]]
+        third = rec["seats"][rec["tricks"][0]["cards"][2][0]]
+        assert acted_name(driver) == third
+        assert f"trick 1 · card 3: {third} plays " in step_label(driver)  # the label says who
 
         run = ruff_runs[0]
         rec = next(

@@ -18,12 +18,20 @@
     return ui.el("span", { class: `card back ${extra || ""}`, title: "a trump, face down (C11)" }, "T");
   }
 
+  // A card as the label says it: its face, or "a trump face down" while C11 hides it.
+  function faceText(rec, trick, k) {
+    const code = trick.cards[k][1], suit = code.slice(-1), rank = code.slice(0, -1);
+    const hidden = rec.variant !== "target" && rec.trump !== null && suit === rec.trump && k < trick.cards.length - 1;
+    return hidden ? "a trump face down" : (RANKS[rank] || rank) + SUITS[suit][0];
+  }
+
   const viewer = {
     dealName: "deal",
     steps(rec) {
       const out = [{ group: 0, label: "bids" }];
-      rec.tricks.forEach((t, i) => t.cards.forEach((_, k) =>
-        out.push({ group: i + 1, label: `trick ${i + 1} · card ${k + 1}` })));
+      // Each card's step names who played it: the seat the viewer highlights.
+      rec.tricks.forEach((t, i) => t.cards.forEach(([seat, code], k) =>
+        out.push({ group: i + 1, label: `trick ${i + 1} · card ${k + 1}: ${rec.seats[seat]} plays ${faceText(rec, t, k)}` })));
       out.push({ group: rec.tricks.length + 1, label: "scored" });
       return out;
     },
