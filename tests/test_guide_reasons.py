@@ -243,3 +243,24 @@ def test_the_truf_table_is_what_the_generated_transcript_recorded() -> None:
     )
     table = {what: REASONS.Name(reason) for what, reason in documented("truf").items()}
     assert table == recorded
+
+
+# --------------------------------------------------------------------- Hello.games
+
+
+def test_the_hello_docs_name_every_games_value_and_the_game_mismatch() -> None:
+    """A bot built from the guide's Hello table, or the README's steps, says which game
+    it plays: both name every registered game's value, and the guide says a referee
+    refuses a bot whose games lack its own with FAILED_PRECONDITION."""
+    from arena.games import REGISTRY
+
+    guide = GUIDE.read_text(encoding="utf-8")
+    games_row = next(r for r in guide.splitlines() if r.startswith("| `games` |"))
+    refusal = next(r for r in guide.splitlines() if r.startswith("| `FAILED_PRECONDITION` |"))
+    readme = (GUIDE.parent.parent / "README.md").read_text(encoding="utf-8")
+    steps = readme.split("### In any language", 1)[1].split("\n### ", 1)[0]
+    for name in REGISTRY:
+        assert f'`["{name}"]`' in games_row, name
+        assert f'`["{name}"]`' in steps, name
+    assert "`games`" in steps and "FAILED_PRECONDITION" in steps
+    assert "`games` does not list the tournament's game" in refusal
