@@ -13,7 +13,7 @@ import pytest
 
 from arena.cards import VALUES
 from arena.cards import Card as FrenchCard
-from arena.ruff.actions import Discard
+from arena.ruff.actions import Announce, Discard
 from arena.ruff.deal import DealSpec
 from arena.ruff.reckoning import ruff_suit, ruff_winner, shown_cards, suit_sums, true_ruff
 from arena.ruff.rules import Form, RuffRules
@@ -25,7 +25,7 @@ from arena.truco.bout import Bout
 from arena.truco.cards import Card as SpanishCard
 from arena.truco.envido import EnvidoCount, envido_cards, envido_score
 from arena.truco.rules import TrucoRules
-from arena.truco.state import HandSpec, TrucoMatch
+from arena.truco.state import HandSpec, TrucoMatch, first_dealer
 from arena.truco.tricks import hand_winner
 from arena.truf import bidding
 from arena.truf.actions import Bid, Declare, DeclareOp, Mode
@@ -44,7 +44,7 @@ def checked(page: str, name: str) -> list[list[str]]:
     assert text.count(marker) == 1, f"{page}: no single table marked {name}"
     lines = text.split(marker, 1)[1].strip().splitlines()
     rows = []
-    for line in lines[2:]:  # after the header and its rule
+    for line in (raw.strip() for raw in lines[2:]):  # after the header and its rule
         if not line.startswith("|"):
             break
         cells = [c.strip().replace("`", "").replace("−", "-") for c in line.strip("|").split("|")]
@@ -179,6 +179,7 @@ def test_ruff_values() -> None:
     """F3: 2..9 face value, T J Q K 10, A 11; the trump suit counts the turned card."""
     for dealt, turned, *sums, ruff, suit in checked("rules-ruff.md", "ruff-values"):
         cards, up = french(dealt), FrenchCard.parse(turned)
+        assert up not in cards and len(set(cards)) == 12, dealt  # a real deal
         assert suit_sums(cards, up) == [int(s) for s in sums], dealt
         assert true_ruff(cards, up) == int(ruff)
         assert SUITS[ruff_suit(cards, up)] == suit
@@ -195,6 +196,7 @@ def test_ruff_winner() -> None:
 def test_ruff_shown() -> None:
     """F6: the ruff suit's dealt cards, highest first, until they reach the number."""
     for dealt, turned, announced, suit, shown in checked("rules-ruff.md", "ruff-shown"):
+        assert FrenchCard.parse(turned) not in french(dealt), dealt
         got_suit, cards = shown_cards(french(dealt), FrenchCard.parse(turned), int(announced))
         assert (SUITS[got_suit], [c.code for c in cards]) == (suit, shown.split())
 
@@ -349,3 +351,62 @@ def test_ruff_sets_end_within_the_bound_in_random_playouts(form: str, seats: int
             legal = match.legal_actions(seat)
             match.apply(seat, legal[pick.randrange(len(legal))])
         assert 2 <= match.deal_no <= deals_bound(rules)
+
+
+def example_deal() -> tuple[RuffMatch, list[list[str]]]:
+    """The worked deal of rules-ruff.md, announced as the page says."""
+    rows = checked("rules-ruff.md", "ruff-example-deal")
+    hands = tuple(tuple(french(dealt)) for _, dealt, _, _ in rows)
+    head = tuple(french("8H 2S 3S 4C"))
+    assert len(set(sum(hands, head))) == 52
+    spec = DealSpec(hands=hands, head=head, dealer=0, source="rules-ruff.md")
+    match = RuffMatch(RuffRules(), deals=[spec])
+    for seat, _, ruff, _ in rows:
+        assert true_ruff(hands[int(seat)], head[0]) == int(ruff)
+    for seat in (1, 2, 3, 0):  # from eldest, clockwise
+        assert match.to_act() == (seat,)
+        match.apply(seat, Announce(int(rows[seat][3])))
+    return match, rows
+
+
+def test_ruff_example_deal() -> None:
+    match, _ = example_deal()
+    page = " ".join((DOCS / "rules-ruff.md").read_text(encoding="utf-8").split())
+    assert match.ruff_winner == 2 and match.scores == [12, 0]
+    assert match.rubber_seat == 3 and match.to_act() == (3,)
+    assert [c.code for c in match.taken or ()] == ["8H", "2S", "3S", "4C"]
+    discards = " ".join(c.code for c in match.fallback_action(3).cards)
+    assert f"its fallback would discard `{discards}`" in page
+    match.apply(3, match.fallback_action(3))
+    assert match.shown is not None
+    shown = " ".join(c.code for c in match.shown.cards)
+    assert f"seat 2's spades are shown, `{shown}`" in page
+
+
+def test_ruff_example_result() -> None:
+    match, _ = example_deal()
+    while match.deal_no == 1 and not match.is_over:
+        seat = match.to_act()[0]
+        match.apply(seat, match.fallback_action(seat))
+    record = match.finished[0]
+    for side, (_, ruff, taken, cards, points) in enumerate(
+        checked("rules-ruff.md", "ruff-example-result")
+    ):
+        assert record["ruff_points"][side] == int(ruff)
+        assert record["cards_won"][side] == int(taken)
+        assert record["card_points"][side] == int(cards)
+        assert record["points"][side] == int(points)
+
+
+def test_truco_duels() -> None:
+    """R13: the duels hand (every second hand at six seats) plays dealer + 1, + 2, + 3
+    against the seat opposite, by the same dealer as the team hand before it."""
+    for dealer, *duels in checked("rules-truco.md", "truco-duels"):
+        seed = next(s for s in map(str, range(100)) if first_dealer(s, 6) == int(dealer))
+        match = TrucoMatch(TrucoRules(seats=6, points=30), seed=seed)
+        assert match.kind == "team"
+        while match.hand_no == 1:
+            seat = match.to_act()[0]
+            match.apply(seat, match.fallback_action(seat))
+        assert (match.kind, match.dealer) == ("duels", int(dealer))
+        assert [" ".join(map(str, b.order)) for b in match.bouts] == duels
