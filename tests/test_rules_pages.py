@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.cards import VALUES
+from arena.cards import VALUES, cards_of, mask_of
 from arena.cards import Card as FrenchCard
 from arena.ruff.actions import Announce, Discard
 from arena.ruff.deal import DealSpec
@@ -31,6 +31,7 @@ from arena.truf import bidding
 from arena.truf.actions import Bid, Declare, DeclareOp, Mode
 from arena.truf.rules import ScoringMethod
 from arena.truf.scoring import classic_score, target_score
+from arena.truf.tricks import legal_play_mask, trick_winner
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SUITS = "SHDC"
@@ -410,3 +411,21 @@ def test_truco_duels() -> None:
             match.apply(seat, match.fallback_action(seat))
         assert (match.kind, match.dealer) == ("duels", int(dealer))
         assert [" ".join(map(str, b.order)) for b in match.bouts] == duels
+
+
+def test_truf_legal_plays() -> None:
+    """C9, C10 and T5: follow suit; no trump lead before trump is broken (classic)."""
+    for variant, hand, trump, broken, led, may in checked("rules-truf.md", "truf-legal-plays"):
+        lead = None if led == "(leading)" else SUITS.index(led)
+        mask = legal_play_mask(
+            mask_of(french(hand)), lead, SUITS.index(trump), broken == "yes", variant == "target"
+        )
+        assert [c.code for c in cards_of(mask)] == may.split(), (variant, hand, led)
+
+
+def test_truf_trick_winner() -> None:
+    """C12 and T5: the highest trump, else the highest card of the led suit."""
+    for trump, cards, winner in checked("rules-truf.md", "truf-trick-winner"):
+        trick = [(int(s), FrenchCard.parse(c)) for s, c in re.findall(r"(\d): (\w+)", cards)]
+        suit = None if trump == "none" else SUITS.index(trump)
+        assert trick_winner(trick, suit) == int(winner), cards
