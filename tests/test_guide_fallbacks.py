@@ -6,7 +6,7 @@ documents alone, over the legal list and the view a bot gets, and compared with
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import pytest
@@ -14,11 +14,11 @@ import pytest
 from arena.games import make_game
 from arena.ruff.actions import Announce, Discard
 from arena.ruff.actions import Play as RuffPlay
-from arena.ruff.rules import RuffRules
+from arena.ruff.rules import Form, RuffRules
 from arena.truco.actions import QUIERO, SON_BUENAS, Declare
 from arena.truco.actions import Play as TrucoPlay
 from arena.truco.rules import TrucoRules
-from arena.truf.rules import TrufRules
+from arena.truf.rules import TrufRules, Variant
 
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"
@@ -59,15 +59,16 @@ def ruff_fallback(view: Any, legal: Sequence[Any]) -> Any:
     return min(legal, key=lambda a: _rank_then_suit(a.card.code))
 
 
-GAMES = {
+Documented = Callable[[Any, Sequence[Any]], Any]
+GAMES: dict[str, tuple[str, Any, Documented]] = {
     "truf classic": ("truf", TrufRules(), truf_fallback),
-    "truf target": ("truf", TrufRules(variant="target"), truf_fallback),
+    "truf target": ("truf", TrufRules(variant=Variant.TARGET), truf_fallback),
     "truco 2": ("truco", TrucoRules(seats=2, points=15), truco_fallback),
     "truco 4": ("truco", TrucoRules(seats=4, points=15), truco_fallback),
     "truco 6": ("truco", TrucoRules(seats=6, points=15), truco_fallback),
     "ruff double": ("ruff", RuffRules(), ruff_fallback),
-    "ruff single 3": ("ruff", RuffRules(form="single", seats=3), ruff_fallback),
-    "ruff single 2": ("ruff", RuffRules(form="single", seats=2), ruff_fallback),
+    "ruff single 3": ("ruff", RuffRules(form=Form.SINGLE, seats=3), ruff_fallback),
+    "ruff single 2": ("ruff", RuffRules(form=Form.SINGLE, seats=2), ruff_fallback),
 }
 
 

@@ -106,7 +106,7 @@ def offend(
     join_all([offender, opponent])
     assert offender.error is None and opponent.error is None, (offender.error, opponent.error)
     assert not offender.todo, f"never fitted: {sorted(offender.todo)}"
-    got = {offender.done[r.request_id]: r.reason for r in offender.rejections()}
+    got = {offender.done[r.request_id]: int(r.reason) for r in offender.rejections()}
     assert len(got) == len(offender.rejections()) == len(misdeeds)
     return got
 

@@ -219,7 +219,9 @@ def test_ruff_fallback_discard() -> None:
     for hand, trump, discards in checked("rules-ruff.md", "ruff-fallback-discard"):
         match = rubbing_match(french(hand), SUITS.index(trump))
         assert sorted(match.hand(0)) == sorted(french(hand))
-        assert [c.code for c in match.fallback_action(0).cards] == discards.split(), hand
+        fallback = match.fallback_action(0)
+        assert isinstance(fallback, Discard)
+        assert [c.code for c in fallback.cards] == discards.split(), hand
 
 
 def rubbing_match(sixteen: list[FrenchCard], trump: int) -> RuffMatch:
@@ -362,8 +364,8 @@ def example_deal() -> tuple[RuffMatch, list[list[str]]]:
     assert len(set(sum(hands, head))) == 52
     spec = DealSpec(hands=hands, head=head, dealer=0, source="rules-ruff.md")
     match = RuffMatch(RuffRules(), deals=[spec])
-    for seat, _, ruff, _ in rows:
-        assert true_ruff(hands[int(seat)], head[0]) == int(ruff)
+    for who, _, ruff, _ in rows:
+        assert true_ruff(hands[int(who)], head[0]) == int(ruff)
     for seat in (1, 2, 3, 0):  # from eldest, clockwise
         assert match.to_act() == (seat,)
         match.apply(seat, Announce(int(rows[seat][3])))
@@ -376,7 +378,9 @@ def test_ruff_example_deal() -> None:
     assert match.ruff_winner == 2 and match.scores == [12, 0]
     assert match.rubber_seat == 3 and match.to_act() == (3,)
     assert [c.code for c in match.taken or ()] == ["8H", "2S", "3S", "4C"]
-    discards = " ".join(c.code for c in match.fallback_action(3).cards)
+    fallback = match.fallback_action(3)
+    assert isinstance(fallback, Discard)
+    discards = " ".join(c.code for c in fallback.cards)
     assert f"its fallback would discard `{discards}`" in page
     match.apply(3, match.fallback_action(3))
     assert match.shown is not None
