@@ -138,8 +138,9 @@ class RuffMatch(stepwise.StepwiseMatch):
 
     def fallback_action(self, seat: int) -> Action:
         """The documented fallback for a seat that fails to decide (docs/rules.md, Ruff 4):
-        its true ruff when announcing; its four cards of least ruff value outside trump
-        (then the least trumps) when rubbing; its lowest legal card when playing."""
+        its true ruff when announcing; its four lowest-ranked cards outside trump (then the
+        lowest trumps) when rubbing; its lowest-ranked legal card when playing; equal ranks
+        in suit order S, H, D, C (card order breaks the tie)."""
         legal = self.legal_actions(seat)
         if not legal:
             raise RuleError(seat, "fallback", "F4", "this seat has no decision to make")
