@@ -326,7 +326,7 @@ async def run_check(
     server, port = await start_server(referee, listen)
     say(f"arena check is listening on {host}:{port}: start your bot with --connect {host}:{port}")
     try:
-        await wait_for_entrants(referee, 1, [], wait)
+        await wait_for_entrants(referee, 1, [], wait, stop_on_refusal=True)
         referee.start()
         (entrant,) = referee.entrants
         say(

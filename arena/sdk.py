@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import socket
 import sys
 import threading
 import time
@@ -35,6 +36,7 @@ import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import Bot, call_hook, has_hook
+from arena.botgames import declared_games
 from arena.truf.view import SeatView
 from arena.wire.codecs import BRANCHES, CODECS
 from arena.wire.pbwire import lite_class
@@ -205,8 +207,7 @@ class Session:
 def bot_games(bot: object) -> list[str]:
     """The games a bot plays (its ``games`` attribute, ``("truf",)`` by default): what
     the SDK says in ``Hello.games``."""
-    games = getattr(bot, "games", ("truf",))
-    return [games] if isinstance(games, str) else [str(g) for g in games]
+    return list(declared_games(bot))
 
 
 def match_result_dict(res: pb.MatchResult) -> dict[str, Any]:
@@ -234,9 +235,11 @@ def run(
     token, and the reconnect token of the last Welcome) when the connection drops, or
     the referee cuts it off, for up to ``retry_for`` seconds at a time. With ``tls_ca``
     (PEM root certificates), the connection uses TLS."""
+    check_address(address)
     delay = 0.1
     give_up = time.monotonic() + retry_for
     reconnect_token = ""
+    said = ""  # the last retry line: the same failure again is not said again
     while True:
         session = Session(bot, address, token, capacity, tls_ca, reconnect_token)
         try:
@@ -250,15 +253,40 @@ def run(
             cut = bool(session.entrant) and code is grpc.StatusCode.RESOURCE_EXHAUSTED
             if code in FATAL and not cut:
                 raise BotRejected(f"{code.name}: {exc.details()}") from None
-            _log(f"connection to {address} failed ({code.name if code else exc}); retrying")
+            line = (
+                f"connection to {address} failed ({code.name if code else exc}); "
+                f"retrying for up to {retry_for:g} s"
+            )
+            if line != said:
+                _log(line)
+                said = line
         reconnect_token = session.reconnect_token
         if session.entrant:  # it was welcomed: the retry window starts from this drop
             give_up = time.monotonic() + retry_for
             delay = 0.1
+            said = ""
         if time.monotonic() > give_up:
             raise ConnectionError(f"cannot reach the referee at {address} for {retry_for:g} s")
         time.sleep(delay)
         delay = min(delay * 2, 2.0)
+
+
+def check_address(address: str) -> None:
+    """Fail at once, in one line, on a referee address that cannot work: not HOST:PORT,
+    or a host name that does not resolve (retrying would not help). A gRPC target URI
+    (``dns:///...``, ``unix:...``, ``ipv4:...``) is left to gRPC."""
+    if "://" in address or address.startswith(("unix:", "unix-abstract:", "ipv4:", "ipv6:")):
+        return
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConnectionError(f"the referee's address must be HOST:PORT, got {address!r}")
+    try:
+        socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise ConnectionError(
+            f"cannot find the referee's host {host!r} ({address}): {why}"
+        ) from None
 
 
 def read_ca(path: str | os.PathLike[str] | None) -> bytes | None:
@@ -295,7 +323,13 @@ def stop_with_parent(poll: float = 0.5) -> None:
 
 def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) -> None:
     """Command line for a bot program: ``--connect HOST:PORT [--token T] [--seed S]``."""
-    parser = argparse.ArgumentParser(description="Run a Truf bot against an arena referee.")
+    if bot_class is None:
+        about = "Run a bot of any game (truf, truco, ruff: --game) against an arena referee."
+    else:
+        name = getattr(bot_class, "name", bot_class.__name__)
+        plays = ", ".join(declared_games(bot_class))
+        about = f"Run the {name} bot (it plays {plays}) against an arena referee."
+    parser = argparse.ArgumentParser(description=about)
     if bot_class is None:
         parser.add_argument(
             "bot", help="the bot: a bundled name or module:Class, then any :NAME=VALUE options"
@@ -308,10 +342,11 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     if bot_class is None:
         parser.add_argument(
             "--game",
-            default="truf",
-            help=f"the game whose bundled bot BOT names ({', '.join(CODECS)})",
+            help=f"the game to play ({', '.join(CODECS)}): BOT names its bundled bot, and a "
+            "module:Class must list it in its games (default: a bundled truf bot)",
         )
     args = parser.parse_args(argv)
+    from arena.botgames import check_plays
     from arena.loading import BotLoadError, instantiate, load_class, split_options
 
     try:
@@ -323,14 +358,17 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
             from bots import bundled_module, bundled_names
 
             base, options = split_options(spec)
-            module = base if ":" in base else bundled_module(base, args.game)
+            game = args.game or "truf"
+            module = base if ":" in base else bundled_module(base, game)
             if module is None:
                 raise BotLoadError(
-                    f"unknown {args.game} bot {spec!r}; bundled bots: "
-                    f"{', '.join(bundled_names(args.game))}, or give a Python class as module:Class"
+                    f"unknown {game} bot {spec!r}; bundled bots: "
+                    f"{', '.join(bundled_names(game))}, or give a Python class as module:Class"
                 )
             bot_class = load_class(module if ":" in module else f"{module}:Bot")
         bot = instantiate(bot_class, args.seed, spec, options)
+        if getattr(args, "game", None):  # as in-process play checks it (arena.botgames)
+            check_plays(bot, args.game, spec)
     except BotLoadError as exc:
         _log(f"error: {exc}")
         raise SystemExit(1) from None

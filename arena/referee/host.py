@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 import grpc
 
-from arena.referee.server import Entrant, Referee, start_server
+from arena.referee.server import REFUSALS_KEPT, Entrant, Referee, start_server
 from arena.referee.table import play_remote_match
 from arena.results import ResultsWriter
 from arena.run import (
@@ -129,10 +129,42 @@ def launch_bots(
 
 
 async def wait_for_entrants(
-    referee: Referee, count: int, launched: list[Launched], timeout: float
+    referee: Referee,
+    count: int,
+    launched: list[Launched],
+    timeout: float,
+    *,
+    say: Callable[[str], None] | None = None,
+    stop_on_refusal: bool = False,
 ) -> None:
+    """Wait until ``count`` entrants are connected. ``say``: told who joins (and leaves)
+    and each hello the referee refuses meanwhile; ``stop_on_refusal``: a refused hello
+    ends the wait with a HostError that says why (``arena check`` waits for one bot)."""
     deadline = time.monotonic() + timeout
-    while sum(1 for e in referee.entrants if e.conn and not e.conn.closed) < count:
+    joined: set[str] = set()
+    refused = referee.refused
+    while True:
+        connected = [e for e in referee.entrants if e.conn and not e.conn.closed]
+        if say is not None:
+            now = {e.name for e in connected}
+            for e in connected:
+                if e.name not in joined:
+                    who = f"{e.bot_name} {e.bot_version}".strip()
+                    say(f"joined: {e.name} ({who}) · {len(connected)} of {count}")
+            for name in sorted(joined - now):
+                say(f"left: {name} · {len(connected)} of {count}")
+            joined = now
+        if referee.refused > refused:
+            news = list(referee.refusals)[-min(referee.refused - refused, REFUSALS_KEPT) :]
+            many = referee.refused - refused
+            refused = referee.refused
+            if stop_on_refusal:
+                raise HostError(f"the referee refused the bot's hello: {news[-1]}")
+            if say is not None:
+                say(f"refused {many} hellos; the last: {news[-1]}" if many > 1 else
+                    f"refused: {news[-1]}")  # fmt: skip
+        if len(connected) >= count:
+            return
         for bot in launched:
             if bot.process.poll() is not None:
                 tail = bot.log.read_text(errors="replace")[-2000:] if bot.log.exists() else ""
@@ -142,9 +174,11 @@ async def wait_for_entrants(
                 )
         left = deadline - time.monotonic()
         if left <= 0:
+            if not connected and count == 1:
+                raise HostError(f"no bot connected within {timeout:g} s")
             missing = [e.name for e in referee.entrants if not e.conn]
             raise HostError(
-                f"only {count - len(missing)} of {count} bots connected within {timeout:g} s"
+                f"only {len(connected)} of {count} bots connected within {timeout:g} s"
                 + (f"; missing: {', '.join(missing)}" if missing else "")
             )
         referee.changed.clear()
@@ -312,15 +346,29 @@ async def _serve(
         game=config.game,
     )
     server, port = await start_server(referee, config.listen, config.tls())
+    # Under --issue-tokens or --tokens only a bot with a token is admitted: the hint says so.
+    token = " --token TOKEN, with an entrant's token" if tokens else ""
     console.print(
         f"referee listening on [bold]{host}:{port}[/]; waiting for {count} bots "
-        f"(try: python -m bots.random --connect {host}:{port})",
+        f"(try: python -m bots.random --connect {host}:{port}{token})",
         highlight=False,
     )
     try:
-        await wait_for_entrants(referee, count, [], timeout=float("inf"))
+        await wait_for_entrants(
+            referee,
+            count,
+            [],
+            timeout=float("inf"),
+            say=lambda text: console.print(text, markup=False, highlight=False),
+        )
+        came_as = [e.name for e in referee.entrants]
         referee.start()  # the same step: no bot can leave (and free its seat) in between
         names = [e.name for e in referee.entrants]
+        if resuming and sorted(names) != sorted(config.bots) == sorted(came_as):
+            # A run an older arena served named duplicates x, x#2: it keeps those names.
+            for entrant, name in zip(referee.entrants, came_as, strict=True):
+                entrant.name = name
+            names = came_as
         if not resuming:
             config.bots = names
         elif sorted(names) != sorted(config.bots):  # 13.11: the run's own entrants only

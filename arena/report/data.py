@@ -61,7 +61,12 @@ def collect(directory: Path) -> ReportData:
     replays, outcomes, faults = _replays(directory / REPLAYS, records, entry, names)
     summary = {
         "title": directory.resolve().name,
-        "game": {"name": game, "title": entry.title, "rules": description},
+        "game": {
+            "name": game,
+            "title": entry.title,
+            "rules": description,
+            "about": _about(entry, description),
+        },
         "viewer": entry.viewer.rsplit(".", 1)[-1] if entry.viewer else None,
         "entrants": names,
         "leaderboard": _leaderboard(rows),
@@ -86,6 +91,22 @@ def _tournament(directory: Path) -> tuple[RunConfig | None, dict[str, Any]]:
         if data.get(key) is not None:
             description[key] = data[key]
     return config, description
+
+
+def _about(entry: GameEntry, description: Mapping[str, Any]) -> list[str]:
+    """The subtitle's parts in a reader's words: the game's rules (``GameEntry.rules_text``)
+    and how the deals were made; [] when the game has no words for its rules."""
+    if entry.rules_text is None:
+        return []
+    rules = {k: v for k, v in description.items() if k not in ("randomness", "seed")}
+    out = list(entry.rules_text(rules))
+    if "deals_file" in rules and isinstance(rules["deals_file"], Mapping):
+        out.append(f"{rules['deals_file'].get('deals')} given {entry.deal_word}s first")
+    if description.get("randomness") == "secret":
+        out.append(f"secret {entry.deal_word}s")
+    elif description.get("seed") is not None:
+        out.append(f"seed {description['seed']} ({entry.deal_word}s not secret)")
+    return out
 
 
 def _leaderboard_rows(
