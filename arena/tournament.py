@@ -17,6 +17,7 @@ from arena.errors import RuleError
 from arena.faults import FaultBook, FaultKind
 from arena.games import REGISTRY, DuplicateGame, Game, Match
 from arena.partners import rotate_partners
+from arena.places import places
 from arena.results import ResultsWriter
 from arena.scheduler import Round, Table, schedule
 from arena.seeding import block_key, match_key, schedule_seed
@@ -82,7 +83,12 @@ def finish_match(
     deals: list[dict[str, Any]],
     book: FaultBook,
 ) -> dict[str, Any]:
-    """The matches.jsonl line for a finished match."""
+    """The matches.jsonl line for a finished match: ``ranks`` are the places
+    (``arena.places``: a disqualified or forfeiting seat below every other), ``raw_ranks``
+    the game's own order by total."""
+    summary = book.summary()
+    raw = list(ranks)
+    out = [d or f for d, f in zip(book.disqualified, book.forfeit, strict=True)]
     return {
         "schema": 1,
         "game": game.name,
@@ -93,10 +99,11 @@ def finish_match(
         "seats": list(names),
         "teams": [list(t) for t in teams],
         "totals": list(totals),
-        "ranks": list(ranks),
+        "ranks": places(raw, out, teams),
+        "raw_ranks": raw,
         **ctx.labels(),
         **game.match_stats(deals),
-        **book.summary(),
+        **summary,
         "deal_points": deal_points(deals, len(names)),
     }
 

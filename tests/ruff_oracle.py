@@ -58,7 +58,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from rules_oracle import COMMON_MATCH_FIELDS, load_jsonl, match_fault_findings, read_faults
+from rules_oracle import (
+    COMMON_MATCH_FIELDS,
+    load_jsonl,
+    match_fault_findings,
+    place_findings,
+    read_faults,
+)
 
 __all__ = [
     "audit",
@@ -412,13 +418,8 @@ class _Audit:
         ranks = t.per_seat(side_ranks(scores))
         if sorted(ranks).count(1) > (2 if form == "double" else 1):
             self.cover["shared first rank"] += 1
-        if m.get("ranks") != ranks:
-            self.add(
-                mid,
-                None,
-                "ranks F10",
-                f"ranks {m.get('ranks')!r}, expected {ranks} (final scores {scores})",
-            )
+        for finding in place_findings(m, ranks):  # F10, then the places (results.md)
+            self.add(mid, None, "ranks F10", f"{finding} (final scores {scores})")
         totals = t.per_seat(scores)
         if m.get("totals") != totals:
             self.add(mid, None, "match totals F9", f"totals {m.get('totals')!r}, expected {totals}")

@@ -249,6 +249,7 @@ COMMON_MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {  # results.md: every
     "teams": list,
     "totals": list,
     "ranks": list,
+    "raw_ranks": list,
     "deals": int,
     "faults": dict,
     "disqualified": list,
@@ -291,6 +292,35 @@ def read_faults(
             disqualified += 1
             dq[seat] = True
     return findings, read, disqualified
+
+
+def place_findings(m: dict[str, Any], raw: list[int]) -> list[str]:
+    """A match line's ``raw_ranks`` against the game's own order ``raw`` (computed by the
+    oracle), and its ``ranks`` against the places of docs/results.md ("Places"): every
+    disqualified or forfeiting seat below every other; a place is 1 + the sides strictly
+    ahead, a side being one team's seats that did not offend, or those that did.
+    Written from the doc, not from arena.places."""
+    findings: list[str] = []
+    if m.get("raw_ranks") != raw:
+        findings.append(f"raw_ranks {m.get('raw_ranks')!r}, expected {raw}")
+    teams, n = m.get("teams"), len(raw)
+    dq, ff = m.get("disqualified"), m.get("forfeit")
+    if not (isinstance(teams, list) and isinstance(dq, list) and isinstance(ff, list)):
+        return [*findings, "teams, disqualified or forfeit missing: no places to check"]
+    if len(dq) != n or len(ff) != n:
+        return [*findings, f"disqualified {dq!r} / forfeit {ff!r} for {n} seats"]
+    sides: dict[tuple[int, bool], tuple[bool, int]] = {}
+    for t, team in enumerate(teams):
+        for s in team:
+            off = bool(dq[s] or ff[s])
+            sides[t, off] = min(sides.get((t, off), (off, raw[s])), (off, raw[s]))
+    want = []
+    for s in range(n):
+        mine = (bool(dq[s] or ff[s]), raw[s])
+        want.append(1 + sum(1 for other in sides.values() if other < mine))
+    if m.get("ranks") != want:
+        findings.append(f"ranks {m.get('ranks')!r}, the places are {want} (raw {raw})")
+    return findings
 
 
 def match_fault_findings(
@@ -839,13 +869,9 @@ class _Audit:
                     self.error(
                         mid, None, "match totals", f"{totals!r} != the sum of deal scores {summed}"
                     )
-        if is_ints(totals) and m.get("ranks") != ranks_of(totals):
-            self.error(
-                mid,
-                None,
-                "ranks C14/T7",
-                f"ranks {m.get('ranks')!r}, expected {ranks_of(totals)} for totals {totals}",
-            )
+        if is_ints(totals):  # C14/T7 give the raw order; the places put offenders last
+            for finding in place_findings(m, ranks_of(totals)):
+                self.error(mid, None, "ranks C14/T7", f"{finding} for totals {totals}")
         if m.get("exact") != exact:
             self.error(mid, None, "exact", f"match exact {m.get('exact')!r}, computed {exact}")
         scores = [r.get("scores") for r in rs]  # the doc: deal_points are each deal's scores
@@ -853,7 +879,7 @@ class _Audit:
             self.error(mid, None, "deal_points", f"{m.get('deal_points')!r}, deals say {scores}")
         if m.get("teams") != [[0], [1], [2], [3]]:  # every seat is its own team
             self.error(mid, None, "teams", f"teams {m.get('teams')!r}")
-        for f in ("totals", "ranks", "exact"):
+        for f in ("totals", "ranks", "raw_ranks", "exact"):
             if not is_ints(m.get(f)):
                 self.doc(mid, None, "match nested types", f"{f} {m.get(f)!r}")
         for f in ("disqualified", "forfeit"):

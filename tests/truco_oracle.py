@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 import rules_oracle
-from rules_oracle import COMMON_MATCH_FIELDS, Finding, load_jsonl, read_faults
+from rules_oracle import COMMON_MATCH_FIELDS, Finding, load_jsonl, place_findings, read_faults
 
 __all__ = ["Finding", "Illegal", "Play", "audit", "audit_run", "legal_at_each_action"]
 
@@ -642,8 +642,8 @@ class _Audit(rules_oracle._Audit):
             )
             return
         ranks = [1] * n if winner == -1 else [1 if s % 2 == winner else 2 for s in range(n)]
-        if m.get("ranks") != ranks:  # R12
-            self.error(mid, None, "ranks R12", f"ranks {m.get('ranks')!r}, expected {ranks}")
+        for finding in place_findings(m, ranks):  # R12, then the places (results.md)
+            self.error(mid, None, "ranks R12", finding)
         last = hands[-1]
         if m.get("totals") != last.get("totals"):
             self.error(
