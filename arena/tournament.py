@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from arena.bot import Bot, call_hook, has_hook
-from arena.errors import RuleError
+from arena.errors import AnswerIndexError, RuleError
 from arena.faults import FaultBook, FaultKind
 from arena.games import REGISTRY, DuplicateGame, Game, Match
 from arena.partners import rotate_partners
@@ -120,6 +120,34 @@ def deal_points(deals: Sequence[Mapping[str, Any]], seats: int) -> list[list[int
     return out
 
 
+def fault_kind(game: Game, exc: Exception) -> FaultKind:
+    """The kind of an in-process bot's fault, as the same bot's answer over gRPC would be
+    judged (the SDK reports act()'s exceptions as ``Answer.failure`` and sends an answer
+    without a choice for a value that is no action): an exception from the bot's own code
+    is a ``crash``; an index outside the legal list, or an action the rules refuse, is
+    ``illegal``; a returned value that is no action of the game at all is ``unparseable``."""
+    if isinstance(exc, AnswerIndexError):
+        return FaultKind.ILLEGAL
+    if not isinstance(exc, RuleError):
+        return FaultKind.CRASH
+    return FaultKind.ILLEGAL if is_action(game.name, exc.action) else FaultKind.UNPARSEABLE
+
+
+def is_action(game: str, value: object) -> bool:
+    """Whether ``value`` is an action of ``game`` as its wire codec can send it (an index
+    is one too). Only asked on a fault's path: the codec (protobuf) loads then."""
+    if type(value) is int:
+        return True
+    from arena._proto.truf.arena.v1 import arena_pb2 as pb
+    from arena.wire.codecs import NOT_AN_ACTION, codec_for
+
+    try:
+        codec_for(game).fill_answer(pb.Answer(), value)
+    except NOT_AN_ACTION:
+        return False
+    return True
+
+
 def play_match(
     game: Game,
     bots: Sequence[Bot],
@@ -139,9 +167,12 @@ def play_match(
     acts: list[Any] = [bot.act for bot in bots]
 
     def on_fault(seat: int, exc: Exception) -> None:
-        kind = FaultKind.ILLEGAL if isinstance(exc, RuleError | IndexError) else FaultKind.CRASH
-        detail = exc.detail if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
-        faults.append(book.record(seat, kind, detail, deal=len(deals) + 1))
+        # Called before the fallback is played: the match still stands at the decision.
+        kind = fault_kind(game, exc)
+        name = "IndexError" if isinstance(exc, AnswerIndexError) else type(exc).__name__
+        detail = exc.detail if isinstance(exc, RuleError) else f"{name}: {exc}"
+        where = {"decision": match.decision_number(), "played": str(match.fallback_action(seat))}
+        faults.append(book.record(seat, kind, detail, deal=len(deals) + 1, **where))
         if on_bot_error is not None:
             on_bot_error(names[seat], exc)
         if book.disqualified[seat]:

@@ -261,7 +261,8 @@ MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {
     "variant": str,
     "exact": list,
 }
-FAULT_KEYS = {"seat", "kind", "detail", "deal", "strikes", "disqualified"}
+FAULT_KEYS = {"seat", "kind", "detail", "deal", "decision", "request", "played", "strikes",
+              "disqualified"}  # fmt: skip
 
 
 def read_faults(
