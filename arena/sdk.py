@@ -261,7 +261,41 @@ def run(
     """Connect and play until the referee ends the tournament. Reconnects (with the same
     token, and the reconnect token of the last Welcome) when the connection drops, or
     the referee cuts it off, for up to ``retry_for`` seconds at a time. With ``tls_ca``
-    (PEM root certificates), the connection uses TLS."""
+    (PEM root certificates), the connection uses TLS.
+
+    Raises ``BotRejected`` when the referee refuses the bot, ``ConnectionError`` when it
+    cannot be reached; a script that lets either end it (the README's template) shows
+    one clear line, as ``arena bot`` does, not a traceback (``_one_line_if_uncaught``)."""
+    try:
+        _run(bot, address, token=token, capacity=capacity, retry_for=retry_for, tls_ca=tls_ca)
+    except (BotRejected, ConnectionError) as exc:
+        _one_line_if_uncaught(exc)
+        raise
+
+
+def _one_line_if_uncaught(exc: BaseException) -> None:
+    """Should ``exc`` end the program uncaught, print ``[bot] error: ...`` instead of its
+    traceback (the exit code stays 1); a caller that catches it sees no difference."""
+    previous = sys.excepthook
+
+    def hook(kind: type[BaseException], value: BaseException, tb: Any) -> None:
+        if value is exc:
+            _log(f"error: {value}")
+        else:
+            previous(kind, value, tb)
+
+    sys.excepthook = hook
+
+
+def _run(
+    bot: Bot,
+    address: str,
+    *,
+    token: str,
+    capacity: int,
+    retry_for: float,
+    tls_ca: bytes | None,
+) -> None:
     delay = 0.1
     give_up = time.monotonic() + retry_for
     reconnect_token = ""

@@ -97,9 +97,10 @@ def test_fault_records_have_exactly_the_documented_fields(tmp_path: Path) -> Non
     import sys
 
     sys.path.insert(0, str(Path(__file__).parent))
+    from integritybots import Pick, RaisesOnCalls, ReturnsNone
+
     from arena.games import make_game
     from arena.tournament import MatchContext, play_match
-    from integritybots import Pick, RaisesOnCalls, ReturnsNone
 
     text = DOC.read_text(encoding="utf-8")
     documented = table_fields(text.split("## Fault records", 1)[1].split("\n## ", 1)[0])
