@@ -90,3 +90,16 @@ class Gate(Pick):
         if hold:  # answered once enough decisions at other tables were answered
             self.release.wait(float(os.environ.get("GATE_LIMIT", "20")))
         return self.pick(view, legal)
+
+
+class Noted(Pick):
+    """Takes an option whose value is a path (``integritybots:Noted:log=/tmp/x``) and
+    appends a line to that file when it is made: a bot spec with ``/`` and ``:`` in it."""
+
+    name = "noted"
+
+    def __init__(self, seed: int | str = 0, log: str = "") -> None:
+        super().__init__(seed)
+        if log:
+            with open(log, "a", encoding="utf-8") as f:
+                f.write(f"{self.name} made\n")
