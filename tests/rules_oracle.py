@@ -547,6 +547,29 @@ class _Audit:
             trumps = [d.suit for d in decls]  # T3: NO TRUF winner: no trump
             if any(decls[s].kind == "notruf" for s in highs):
                 self.coverage["NO TRUF wins"] += 1
+        located = {
+            f["decision"]: f
+            for f in (r.get("faults") if isinstance(r.get("faults"), list) else [])
+            if isinstance(f, dict) and isinstance(f.get("decision"), int)
+        }  # results.md, fault records: each names its decision and the action played
+        for s in range(4):  # the bids are decisions 1..4, seats 0..3
+            fault = located.get(s + 1)
+            if fault is None:
+                continue
+            self.coverage["fault located"] += 1
+            # rules.md house choice 6: the lowest card of the hand; in target, declared single
+            low = min(hands[s], key=hand_sort_key)
+            if variant == "classic":
+                logged, want = f"bid {bids[s]}", f"bid {low}"
+            else:
+                b = bids[s] if isinstance(bids[s], dict) else {}
+                cards = b.get("cards") if isinstance(b.get("cards"), list) else []
+                logged = f"declare {'+'.join(map(str, cards))} {b.get('op')}"
+                want = f"declare {low} single"
+            if fault.get("seat") != s or fault.get("played") != logged:
+                err("fault location", f"seat {s} bid {bids[s]!r}, the fault says {fault!r}")
+            elif logged != want:
+                err("fallback", f"seat {s}'s fallback bid {logged!r}, documented {want!r}")
         total = sum(vals)
         if r.get("bid_total") != total:
             err("bid_total", f"logged {r.get('bid_total')!r}, computed {total}")
@@ -570,6 +593,13 @@ class _Audit:
             if chosen is not True:
                 err("mode_chosen C5/T4", f"total 13 but mode_chosen {chosen!r}")
             mode = "atas" if logged_mode == "atas" else "bawah"
+            fault = located.get(5)  # the mode choice is decision 5
+            if fault is not None:
+                self.coverage["fault located"] += 1
+                if fault.get("seat") != logged_high or fault.get("played") != f"mode {mode}":
+                    err("fault location", f"the mode choice was {mode}, the fault says {fault!r}")
+                elif mode != "atas":  # rules.md house choice 6: atas
+                    err("fallback", f"the mode choice's fallback is atas, not {mode}")
         else:
             mode = "atas" if total > 13 else "bawah"
             if logged_mode != mode:
@@ -619,6 +649,15 @@ class _Audit:
                     err("card", f"trick {ti}: bad card {entry!r}")
                     return None
                 hand = remaining[seat]
+                decision = 4 + (total == 13) + 4 * (ti - 1) + pi + 1
+                fault = located.get(decision)
+                if fault is not None:
+                    want = self.fallback_card(variant, hand, trump, broken, led if pi else None)
+                    self.coverage["fault located"] += 1
+                    if fault.get("seat") != seat or fault.get("played") != f"play {card}":
+                        err("fault location", f"trick {ti}: {entry!r}, the fault says {fault!r}")
+                    elif want != card:
+                        err("fallback", f"trick {ti}: seat {seat}'s fallback {card}, not {want}")
                 if card not in hand:
                     err(
                         "card in hand",
@@ -687,6 +726,20 @@ class _Audit:
                 f"logged {r.get('totals')!r}, previous {base} + scores {logged!r} = {totals}",
             )
         return won, final_bids
+
+    @staticmethod
+    def fallback_card(
+        variant: str, hand: set[Card], trump: str | None, broken: bool, led: str | None
+    ) -> Card | None:
+        """rules.md house choice 6: the first legal card by suit S, H, D, C then rank: of
+        the led suit when the seat holds it (C9), else any; leading in classic, no trump
+        before trump is broken unless only trumps are held (C10)."""
+        legal = set(hand)
+        if led is not None and any(c[1] == led for c in hand):
+            legal = {c for c in hand if c[1] == led}
+        elif led is None and variant == "classic" and trump is not None and not broken:
+            legal = {c for c in hand if c[1] != trump} or legal
+        return min(legal, key=hand_sort_key) if legal else None
 
     def classic_scores(
         self, scoring: object, mode: str, final_bids: list[int], won: list[int]
