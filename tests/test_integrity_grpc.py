@@ -221,3 +221,47 @@ def test_a_bot_spec_with_any_characters_in_its_options_plays_over_grpc(tmp_path:
     assert note.read_text() == "noted made\n"  # made once, by its own program
     logs = [p.name for p in (tmp_path / "r" / "bots").iterdir()]
     assert len(logs) == 4 and all("/" not in n and ":" not in n for n in logs)
+
+
+def readme_template() -> str:
+    """The README's Python bot template, as a reader copies it."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("### In Python, with the SDK", 1)[1]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readme_template_refused_at_hello_ends_with_one_clear_line(tmp_path: Path) -> None:
+    """Issue 27 (taken here): the template's run() shows one line, as `arena bot` does, when
+    the referee refuses the bot (this one plays Truco; the template bot plays Truf)."""
+    serve = spawn([sys.executable, "-m", "arena.cli", "serve", "--game", "truco",
+                   "--entrants", "4", "--listen", "127.0.0.1:0", "--results",
+                   str(tmp_path / "r"), "--quiet"], tmp_path)  # fmt: skip
+    try:
+        assert serve.stdout is not None
+        address = next(
+            m.group(1) for line in serve.stdout if (m := re.search(r"listening on (\S+?);", line))
+        )
+        script = tmp_path / "mybot.py"
+        script.write_text(readme_template().replace("127.0.0.1:50051", address))
+        bot = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                             env=env(), timeout=TIMEOUT)  # fmt: skip
+    finally:
+        stop(serve)
+    assert bot.returncode == 1
+    lines = bot.stderr.strip().splitlines()
+    assert "Traceback" not in bot.stderr, bot.stderr
+    assert lines[-1].startswith("[bot] error: FAILED_PRECONDITION") and "truco" in lines[-1]
+
+
+def test_run_without_a_referee_ends_with_one_clear_line(tmp_path: Path) -> None:
+    script = tmp_path / "mybot.py"
+    text = readme_template().replace('run(Lowest(), "127.0.0.1:50051")',
+                                     'run(Lowest(), "127.0.0.1:9", retry_for=0.2)')  # fmt: skip
+    assert "retry_for" in text
+    script.write_text(text)
+    bot = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                         env=env(), timeout=TIMEOUT)  # fmt: skip
+    assert bot.returncode == 1 and "Traceback" not in bot.stderr, bot.stderr
+    assert bot.stderr.strip().splitlines()[-1] == (
+        "[bot] error: cannot reach the referee at 127.0.0.1:9 for 0.2 s"
+    )
