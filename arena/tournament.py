@@ -171,8 +171,9 @@ def play_match(
         kind = fault_kind(game, exc)
         name = "IndexError" if isinstance(exc, AnswerIndexError) else type(exc).__name__
         detail = exc.detail if isinstance(exc, RuleError) else f"{name}: {exc}"
-        where = {"decision": match.decision_number(), "played": str(match.fallback_action(seat))}
-        faults.append(book.record(seat, kind, detail, deal=len(deals) + 1, **where))
+        played = str(match.fallback_action(seat))
+        deal, decision = len(deals) + 1, match.decision_number()
+        faults.append(book.record(seat, kind, detail, deal, decision=decision, played=played))
         if on_bot_error is not None:
             on_bot_error(names[seat], exc)
         if book.disqualified[seat]:

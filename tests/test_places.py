@@ -171,3 +171,40 @@ def test_forfeiting_after_a_few_crushing_wins_never_pays() -> None:
     order = [row.bot for row in build_leaderboard(records)]
     assert order[-1] == "star", order
     assert [b for b in order if b != "star"][-1] == "weak"
+
+
+GAMES = [
+    ["--game", "truf"],
+    ["--game", "truco", "--seats", "2"],
+    ["--game", "truco", "--seats", "4"],
+    ["--game", "truco", "--seats", "6"],
+    ["--game", "ruff", "--form", "double"],
+    ["--game", "ruff", "--form", "single", "--seats", "3"],
+]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: "-".join(g[1::2]))
+def test_a_bot_disqualified_in_every_match_finishes_below_every_honest_bundled_bot(
+    tmp_path: Path, game: list[str]
+) -> None:
+    """Issue 25: in every game, whatever the seat count and form, with the bundled field."""
+    from arena.games import REGISTRY
+    from arena.run import RunConfig
+
+    values = (
+        {**vars(RunConfig()), "seats": int(game[game.index("--seats") + 1])}
+        if ("--seats" in game)
+        else vars(RunConfig())
+    )
+    field = list(REGISTRY[game[1]].default_entrants(values))
+    args = ["tournament", "--in-process", "--workers", "1", *game, "--rounds", "4",
+            "--seed", "8", "--bots", ",".join(["integritybots:Raises", *field]),
+            "--results", str(tmp_path), "--quiet"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    records = load_matches(tmp_path / "matches.jsonl")
+    played = [r for r in records if "raises" in r["seats"]]
+    assert played and all(r["disqualified"][r["seats"].index("raises")] for r in played)
+    rows = build_leaderboard(records)
+    assert rows[-1].bot == "raises", [(r.bot, r.conservative) for r in rows]
+    assert rows[-1].wins == 0
