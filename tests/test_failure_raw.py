@@ -110,10 +110,16 @@ def test_a_failure_answer_is_a_crash_fault_with_its_request_and_the_documented_f
         assert isinstance(f["decision"], int) and f["decision"] >= 1 and f["played"]
 
 
-def test_a_bot_that_never_says_it_failed_still_times_out() -> None:
-    outcome, log = asyncio.run(play("truf", silent, timeout=0.3))
+@pytest.mark.parametrize("game", ["truf", "truco"])
+def test_a_bot_that_never_says_it_failed_still_times_out(game: str) -> None:
+    outcome, log = asyncio.run(play(game, silent, timeout=0.3))
     faults = [f for d in outcome.deals for f in d["faults"]]
     assert [f["kind"] for f in faults] == ["timeout"] * 3
     rejected = [m.answer_rejected for m in log if m.WhichOneof("message") == "answer_rejected"]
     assert [r.reason for r in rejected] == [pb.AnswerRejected.REASON_LATE] * 3
-    assert outcome.record["disqualified"][0]
+    record = outcome.record
+    assert record["disqualified"][0]
+    assert record["ranks"][0] == max(record["ranks"]) > max(record["ranks"][1:])
+    if game == "truco":  # issue 25, 5: the silent attacker's partner keeps its team's place
+        raw = record["raw_ranks"]
+        assert record["ranks"][2] == (1 if raw[2] == 1 else 2)

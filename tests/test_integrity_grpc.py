@@ -86,6 +86,8 @@ def located(out: Path) -> list[tuple[Any, ...]]:
                  "integritybots:Raises"),
         ("truco", "integritybots:RaisesOnCalls,integritybots:Pick,integritybots:Pick,"
                   "integritybots:Pick"),
+        ("ruff", "integritybots:RaisesOnCalls,integritybots:ReturnsNone,integritybots:Pick,"
+                 "integritybots:Pick"),
     ],
 )  # fmt: skip
 def test_in_process_and_grpc_give_the_same_faults_strikes_and_disqualifications(
