@@ -112,8 +112,9 @@ def test_a_failure_answer_is_a_crash_fault_with_its_request_and_the_documented_f
 
 @pytest.mark.parametrize("game", ["truf", "truco"])
 def test_a_bot_that_never_says_it_failed_still_times_out(game: str) -> None:
-    outcome, log = asyncio.run(play(game, silent, timeout=0.3))
-    faults = [f for d in outcome.deals for f in d["faults"]]
+    # 1.5 s: the index-0 bots answer in milliseconds, with room on a loaded machine
+    outcome, log = asyncio.run(play(game, silent, timeout=1.5))
+    faults = [f for d in outcome.deals for f in d["faults"] if f["seat"] == 0]
     assert [f["kind"] for f in faults] == ["timeout"] * 3
     rejected = [m.answer_rejected for m in log if m.WhichOneof("message") == "answer_rejected"]
     assert [r.reason for r in rejected] == [pb.AnswerRejected.REASON_LATE] * 3
