@@ -159,7 +159,8 @@ def test_a_bot_killed_mid_tournament_forfeits_and_finishes_below_every_honest_bo
     killed, forfeits the rest, and ends last; the honest bots keep their order."""
     out = tmp_path / "r"
     serve = spawn([sys.executable, "-m", "arena.cli", "serve", "--entrants", "4",
-                   "--rounds", "12", "--grace", "0.2", "--seed", "5", "--listen", "127.0.0.1:0",
+                   "--rounds", "12", "--grace", "0.2", "--seed", "5", "--decision-timeout", "5",
+                   "--listen", "127.0.0.1:0",
                    "--results", str(out), "--quiet"], tmp_path)  # fmt: skip
     bots: list[subprocess.Popen[str]] = []
     try:
