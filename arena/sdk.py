@@ -115,7 +115,7 @@ def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
         _log(f"act() raised on request {request.request_id}; telling the referee it failed:")
         traceback.print_exc()
         return failed(msg, f"{type(exc).__name__}: {exc}")
-    if isinstance(choice, int):
+    if type(choice) is int:  # as in-process: True is no index (arena.tournament.fault_kind)
         # Outside the uint32 range (a negative index): the referee refuses it as outside
         # the legal list, as in-process.
         ans.index = choice if 0 <= choice <= MAX_INDEX else MAX_INDEX

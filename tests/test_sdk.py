@@ -84,3 +84,9 @@ def test_a_result_hook_that_raises_is_shown_and_play_goes_on(
     assert len(out.deals) == 2 and not any(d["faults"] for d in out.deals)
     err = capsys.readouterr().err
     assert err.count("[broken] deal_over() raised:") == 8 and "the author's bug" in err
+
+
+def test_true_is_no_index_over_grpc_as_in_process() -> None:
+    """issue 25: the same answer is judged alike on both transports (unparseable)."""
+    req, _ = request()
+    assert answer_for(Returns(True), req).answer.WhichOneof("choice") is None
