@@ -103,3 +103,23 @@ class Noted(Pick):
         if log:
             with open(log, "a", encoding="utf-8") as f:
                 f.write(f"{self.name} made\n")
+
+
+class Chaotic(Pick):
+    """Mostly a seeded choice; now and then each kind of bad answer a bot can give in any
+    game: its own exception, an index past the end or below 0, True, a string, or the
+    legal action itself (fine). The same answers in-process and over gRPC."""
+
+    name = "chaotic"
+
+    def act(self, view: Any, legal: Sequence[Any]) -> Any:
+        key = f"{self.seed}:{view.match_id}:{view.seat}:{len(legal)}:{legal[0]!r}:{legal[-1]!r}"
+        rng = random.Random(key + ":chaos")
+        pick = self.pick(view, legal)
+        roll = rng.random()
+        if roll < 0.7:
+            return pick
+        kind = rng.randrange(6)
+        if kind == 0:
+            raise ZeroDivisionError("chaos")
+        return [len(legal) + 2, -1, True, "not an action", legal[pick]][kind - 1]

@@ -84,6 +84,8 @@ def located(out: Path) -> list[tuple[Any, ...]]:
     [
         ("truf", "integritybots:RaisesOnCalls,integritybots:ReturnsNone,integritybots:Pick,"
                  "integritybots:Raises"),
+        ("truf", "integritybots:Chaotic,integritybots:Pick,integritybots:Pick,"
+                 "integritybots:Pick"),
         ("truco", "integritybots:RaisesOnCalls,integritybots:Pick,integritybots:Pick,"
                   "integritybots:Pick"),
         ("ruff", "integritybots:RaisesOnCalls,integritybots:ReturnsNone,integritybots:Pick,"
@@ -98,6 +100,8 @@ def test_in_process_and_grpc_give_the_same_faults_strikes_and_disqualifications(
         out = tmp_path / transport
         args = ["tournament", "--game", game, "--bots", bots, "--rounds", "2", "--seed", "9",
                 "--results", str(out), "--quiet"]  # fmt: skip
+        if "Chaotic" in bots:  # strikes enough that every kind of bad answer comes up
+            args += ["--strikes", "25"]
         if transport == "in-process":
             args += ["--in-process", "--workers", "1"]
         else:  # no timeout on a loaded machine: only the bots' own faults
@@ -109,6 +113,8 @@ def test_in_process_and_grpc_give_the_same_faults_strikes_and_disqualifications(
     assert grpc_faults and grpc_faults == located(runs["in-process"])
     kinds = {f[4] for f in grpc_faults}
     assert "crash" in kinds and "timeout" not in kinds
+    if "Chaotic" in bots:
+        assert kinds == {"crash", "illegal", "unparseable"}
     for transport, out in runs.items():
         matches = {m["match"]: m for m in jsonl(out / "matches.jsonl")}
         runs[transport] = {
