@@ -224,6 +224,7 @@ def fault_text(fault: BotFault) -> str:
         FaultKind.UNPARSEABLE: "an answer that cannot be read",
         FaultKind.WRONG_REQUEST: "an answer naming the wrong request",
         FaultKind.DISCONNECT: "the bot disconnected",
+        FaultKind.CRASH: "the bot failed (its own error; see its output)",
     }.get(fault.kind, str(fault.kind))
 
 

@@ -1187,16 +1187,37 @@ def verify(
                 if block is not None and (not isinstance(block, int) or block < 1):
                     raise ValueError(f"{path}: match {match_id}: bad block {block!r}")
                 dealt += entry.check_dealt(recs, deal_key(secret, match_id, block))
+        placed = _check_match_lines(directory, lines)
     except ReplayMismatch as exc:
         raise fail(f"replay mismatch: {exc}") from None
     except ValueError as exc:
         raise fail(str(exc)) from None
     word = entry.deal_word  # a Truco deal is a hand
     out.print(f"[green]ok[/]: {deals} {word}s in {matches} matches replay exactly")
+    if placed:
+        out.print(f"[green]ok[/]: {placed} match lines place offenders last (docs/results.md)")
     if secret is not None:
         out.print(f"[green]ok[/]: {dealt} dealt {word}s are the ones the run's secret deals")
     else:
         out.print("the run's secret is not in this directory: the deals were not re-dealt")
+
+
+def _check_match_lines(directory: Path, lines: Any) -> int:
+    """matches.jsonl's places and disqualifications (``arena.matchcheck``); 0 without it."""
+    from arena.leaderboard import ResultsError, load_matches
+    from arena.matchcheck import check_disqualifications, check_places
+    from arena.results import MATCHES
+    from arena.truf.replay import group_by_match
+
+    path = directory / MATCHES
+    if not path.exists():
+        return 0
+    try:
+        records = load_matches(path)
+    except ResultsError as exc:
+        raise ValueError(str(exc)) from None
+    check_disqualifications(path, records, group_by_match(rec for _, rec in lines))
+    return check_places(path, records)
 
 
 def _known_secret(directory: Path) -> str | None:

@@ -49,6 +49,11 @@ class Match(Protocol):
 
     def apply(self, seat: int, action: Any) -> None: ...
     def fallback_action(self, seat: int) -> Any: ...
+    def decision_number(self) -> int:
+        """The 1-based number, within the current deal (hand), of the decision being
+        made now: where a fault record locates its decision (docs/results.md)."""
+        ...
+
     def run(
         self,
         acts: list[Callable[[Any, Sequence[Any]], Any] | None],

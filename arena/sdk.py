@@ -30,6 +30,7 @@ import threading
 import time
 import traceback
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 import grpc
@@ -38,7 +39,7 @@ from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import Bot, call_hook, has_hook
 from arena.botgames import declared_games
 from arena.truf.view import SeatView
-from arena.wire.codecs import BRANCHES, CODECS
+from arena.wire.codecs import BRANCHES, CODECS, NOT_AN_ACTION
 from arena.wire.pbwire import lite_class
 
 PROTOCOL_VERSION = 1
@@ -78,20 +79,31 @@ def play_stream(channel: grpc.Channel) -> Any:
     )
 
 
+FAILURE_LIMIT = 200  # characters of Failure.reason the referee keeps (arena.proto)
+MAX_INDEX = 2**32 - 1  # Answer.index is a uint32
+
+
+def failed(msg: pb.PlayRequest, reason: str) -> pb.PlayRequest:
+    """``msg``'s answer, set to say the bot failed (``Answer.failure``)."""
+    msg.answer.failure.reason = reason[:FAILURE_LIMIT]
+    return msg
+
+
 def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
     """Ask the bot and build the answer message (by index when the action is in the list).
     ``request``: a ``DecisionRequest``, generated or its twin with the game's branch as
     bytes; the branch (``truf``, ``truco``, ``ruff``) picks the game's codec
-    (``arena.wire.codecs``)."""
+    (``arena.wire.codecs``). When ``act()`` raises, the answer says the bot failed
+    (``Answer.failure``): the referee records the crash, with a strike, and plays the
+    game's documented fallback, as it does in-process; the SDK never chooses for it."""
     msg = pb.PlayRequest()
     ans = msg.answer
     ans.request_id = request.request_id
     branch = request.WhichOneof("game")
     codec = BRANCHES.get(branch or "")
-    if codec is None:  # a game this SDK does not know: the referee plays the fallback
+    if codec is None:  # a game this SDK does not know: say so, the referee plays the fallback
         _log(f"request {request.request_id} is for a game this SDK does not play ({branch})")
-        ans.index = 0
-        return msg
+        return failed(msg, f"this SDK does not play the request's game ({branch})")
     data = getattr(request, branch)
     view, legal = codec.wire_decision(
         data if isinstance(data, bytes) else data.SerializeToString(),
@@ -101,21 +113,24 @@ def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
     try:
         # A WireView has SeatView's fields, methods and equality (not its class).
         choice = bot.act(cast(SeatView, view), legal)
-    except Exception:  # the author's bug: show it, and keep the seat alive
-        _log(f"act() raised on request {request.request_id}; answering the first legal action:")
+    except Exception as exc:  # the author's bug: show it, and say so to the referee
+        _log(f"act() raised on request {request.request_id}; telling the referee it failed:")
         traceback.print_exc()
-        choice = 0
-    if isinstance(choice, int):
-        ans.index = choice
+        return failed(msg, f"{type(exc).__name__}: {exc}")
+    if type(choice) is int:  # as in-process: True is no index (arena.tournament.fault_kind)
+        # Outside the uint32 range (a negative index): the referee refuses it as outside
+        # the legal list, as in-process.
+        ans.index = choice if 0 <= choice <= MAX_INDEX else MAX_INDEX
         return msg
     try:
         ans.index = legal.index(choice)  # a sequence: Ruff's discards are built lazily
     except ValueError:
         try:
             codec.fill_answer(ans, choice)  # not in the list: the referee will say why
-        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        except NOT_AN_ACTION as exc:
             # Not an action at all: sent without a choice, which the referee refuses
             # (unparseable, a strike) and explains; the seat stays alive.
+            ans.ClearField("choice")
             _log(f"act() returned {choice!r}, which is not an action ({exc})")
     return msg
 
@@ -138,6 +153,9 @@ class Session:
         self.token = token
         self.capacity = capacity
         self.outbox: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
+        # Each table's request is answered on a worker of its own, up to the capacity the
+        # bot declared: a slow decision at one table never delays another's (docs/protocol.md).
+        self.workers = ThreadPoolExecutor(max(1, capacity), thread_name_prefix="decision")
         self.entrant = ""
         # From the last Welcome: sent in the next Hello to get the same entrant back.
         self.reconnect_token = reconnect_token
@@ -172,7 +190,7 @@ class Session:
                     kind = msg.WhichOneof("message")
                     if kind == "decision_request":
                         request = RequestLite.FromString(msg.decision_request)
-                        self.outbox.put(answer_for(self.bot, request))
+                        self.workers.submit(self._answer, request)
                     elif kind == "welcome":
                         welcome = pb.Welcome.FromString(msg.welcome)
                         self.entrant = welcome.entrant
@@ -201,7 +219,17 @@ class Session:
                         return True
             finally:
                 self.outbox.put(None)
+                # Answers still being decided are for a stream that is gone: not waited for.
+                self.workers.shutdown(wait=False, cancel_futures=True)
         return False
+
+    def _answer(self, request: Any) -> None:
+        """On a worker: decide one request and queue its answer."""
+        try:
+            self.outbox.put(answer_for(self.bot, request))
+        except Exception:  # the SDK's own failure: the request times out, the bot lives on
+            _log(f"cannot answer request {request.request_id}:")
+            traceback.print_exc()
 
 
 def bot_games(bot: object) -> list[str]:
@@ -234,7 +262,41 @@ def run(
     """Connect and play until the referee ends the tournament. Reconnects (with the same
     token, and the reconnect token of the last Welcome) when the connection drops, or
     the referee cuts it off, for up to ``retry_for`` seconds at a time. With ``tls_ca``
-    (PEM root certificates), the connection uses TLS."""
+    (PEM root certificates), the connection uses TLS.
+
+    Raises ``BotRejected`` when the referee refuses the bot, ``ConnectionError`` when it
+    cannot be reached; a script that lets either end it (the README's template) shows
+    one clear line, as ``arena bot`` does, not a traceback (``_one_line_if_uncaught``)."""
+    try:
+        _run(bot, address, token=token, capacity=capacity, retry_for=retry_for, tls_ca=tls_ca)
+    except (BotRejected, ConnectionError) as exc:
+        _one_line_if_uncaught(exc)
+        raise
+
+
+def _one_line_if_uncaught(exc: BaseException) -> None:
+    """Should ``exc`` end the program uncaught, print ``[bot] error: ...`` instead of its
+    traceback (the exit code stays 1); a caller that catches it sees no difference."""
+    previous = sys.excepthook
+
+    def hook(kind: type[BaseException], value: BaseException, tb: Any) -> None:
+        if value is exc:
+            _log(f"error: {value}")
+        else:
+            previous(kind, value, tb)
+
+    sys.excepthook = hook
+
+
+def _run(
+    bot: Bot,
+    address: str,
+    *,
+    token: str,
+    capacity: int,
+    retry_for: float,
+    tls_ca: bytes | None,
+) -> None:
     check_address(address)
     delay = 0.1
     give_up = time.monotonic() + retry_for

@@ -117,8 +117,9 @@ def launch_bots(
     root = str(Path(__file__).resolve().parents[2])  # so `bots` imports from a checkout too
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
     env[PARENT_ENV] = str(os.getpid())  # the bots exit when this process is gone
+    taken: set[str] = set()
     for token, name in tokens.items():
-        log = logdir / f"{name.replace('#', '-')}.log"
+        log = logdir / log_file_name(name, taken)
         # A seed of the bot's own, derived from the run secret: it tells the bot nothing of it.
         seed = bot_seed(plan.secret, name)
         cmd = bot_command(spec_of(name), address, token, seed, tls_ca, game=plan.game.name)
@@ -126,6 +127,21 @@ def launch_bots(
             proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env)
         out.append(Launched(name, proc, log))
     return out
+
+
+def log_file_name(entrant: str, taken: set[str]) -> str:
+    """A file name for an entrant's log, whatever characters its name holds (a bot spec's
+    options may hold ``/`` or ``:``: ``mybots:Faulty:log=/tmp/x``): letters, digits, ``.``,
+    ``_`` and ``-`` are kept, anything else becomes ``-``; a name already ``taken`` gets
+    a number. Adds the name to ``taken``."""
+    stem = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in entrant)
+    stem = stem.strip(".") or "bot"
+    name, n = f"{stem}.log", 1
+    while name in taken:
+        n += 1
+        name = f"{stem}-{n}.log"
+    taken.add(name)
+    return name
 
 
 async def wait_for_entrants(
@@ -276,18 +292,46 @@ async def _host(
         # Now the bots have said who they are: record the versions they announced.
         writer.write_config(tournament_json(config, plan, entrants))
         start = time.perf_counter()
-        decisions = await run_schedule(
-            plan,
-            entrants,
-            writer,
-            skip=skip,
-            on_match=lambda o, d: display.update(o.record, d) if display else None,
-        )
+        notice = CrashNotice({bot.entrant: bot.log for bot in launched})
+
+        def on_match(outcome: MatchOutcome, decisions: int) -> None:
+            notice.check(outcome)
+            if display:
+                display.update(outcome.record, decisions)
+
+        decisions = await run_schedule(plan, entrants, writer, skip=skip, on_match=on_match)
         elapsed = time.perf_counter() - start
         await referee.goodbye()
         return decisions, elapsed
     finally:
         await uninterrupted(_shut_down(referee, server, launched))
+
+
+class CrashNotice:
+    """Says once per bot, on stderr (above the live display), where its log is when the
+    bot's own code failed: a ``crash`` fault, whose traceback the SDK wrote there."""
+
+    def __init__(self, logs: dict[str, Path], stream: Any = None) -> None:
+        self.logs = logs
+        self.stream = stream
+        self.told: set[str] = set()
+
+    def check(self, outcome: MatchOutcome) -> None:
+        seats = outcome.record["seats"]
+        for deal in outcome.deals:
+            for fault in deal.get("faults") or ():
+                name = seats[fault["seat"]]
+                if fault["kind"] == "crash" and name not in self.told and name in self.logs:
+                    self.told.add(name)
+                    log = self.logs[name]
+                    held = log.exists() and "Traceback" in log.read_text(errors="replace")
+                    where = "its tracebacks are in" if held else "its output is in"
+                    stream = self.stream or sys.stderr  # looked up now: the display redirects it
+                    stream.write(
+                        f"[bot {name}] its own code failed ({fault['detail']}); the referee "
+                        f"played the fallback; {where} {log} (said once per bot)\n"
+                    )
+                    stream.flush()
 
 
 async def _shut_down(referee: Referee, server: grpc.aio.Server, launched: list[Launched]) -> None:

@@ -52,7 +52,9 @@ REASON = {
     FaultKind.ILLEGAL: pb.AnswerRejected.REASON_ILLEGAL_ACTION,
     FaultKind.UNPARSEABLE: pb.AnswerRejected.REASON_UNPARSEABLE,
     FaultKind.WRONG_REQUEST: pb.AnswerRejected.REASON_WRONG_REQUEST_ID,
+    FaultKind.CRASH: pb.AnswerRejected.REASON_BOT_FAILED,
 }
+FAILURE_LIMIT = 200  # characters of a bot's Failure.reason kept in the log (arena.proto)
 
 
 class HelloError(Exception):
@@ -82,6 +84,15 @@ def check_hello_text(field: str, text: str, *, required: bool) -> None:
             grpc.StatusCode.INVALID_ARGUMENT,
             f"hello.{field} has a {why}: use printable characters only",
         )
+
+
+def failure_detail(reason: str) -> str:
+    """The fault detail of a bot's ``Failure``: its reason, cut to FAILURE_LIMIT
+    characters, control and formatting characters replaced (it goes into the log and
+    the terminal)."""
+    shown = "".join(c if c.isprintable() else "?" for c in reason[:FAILURE_LIMIT]).strip()
+    more = "..." if len(reason) > FAILURE_LIMIT else ""
+    return f"the bot failed: {shown}{more}" if shown else "the bot failed (no reason given)"
 
 
 class Outbox:
@@ -222,6 +233,7 @@ class Entrant:
     async def decide(self, *, ctx: MatchContext, seat: int, view: Any, legal: Sequence[Any]) -> Any:
         conn = self.conn
         if conn is None or conn.closed:
+            self.last_request.pop((ctx.match_id, seat), None)  # no request for this one
             raise BotFault(FaultKind.DISCONNECT, "the bot is not connected")
         referee = self.referee
         rid = next(referee.request_ids)
@@ -264,6 +276,11 @@ class Entrant:
             raise
         finally:
             conn.pending.pop(rid, None)
+
+    def request_id(self, ctx: MatchContext, seat: int) -> int | None:
+        """The id of the request sent for the seat's decision now at hand (what its fault
+        record names); None when none was sent (the bot was away)."""
+        return self.last_request.get((ctx.match_id, seat))
 
     async def notify_deal(self, *, ctx: MatchContext, seat: int, record: dict[str, Any]) -> None:
         if self.conn is not None:
@@ -730,6 +747,9 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             self._fail_oldest(conn, FaultKind.WRONG_REQUEST, detail)
             return
         choice = answer.WhichOneof("choice")
+        if choice == "failure":  # the bot's own crash, said instead of a guess (arena.proto)
+            pending.set_exception(BotFault(FaultKind.CRASH, failure_detail(answer.failure.reason)))
+            return
         try:
             if choice == "index":
                 pending.set_result(int(answer.index))

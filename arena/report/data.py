@@ -27,6 +27,7 @@ from arena.leaderboard import (
     read_leaderboard_json,
     row_columns,
 )
+from arena.places import record_places
 from arena.ratings import Ratings, match_order
 from arena.results import MATCHES, REPLAYS, TOURNAMENT, read_jsonl_numbered
 from arena.run import RunConfig, load_config
@@ -166,7 +167,7 @@ def _head_to_head(records: Sequence[Mapping[str, Any]], names: Sequence[str]) ->
     shared = [[0] * size for _ in range(size)]
     for record in records:
         team_of = {s: t for t, team in enumerate(record["teams"]) for s in team}
-        seats, ranks = record["seats"], record["ranks"]
+        seats, ranks = record["seats"], record_places(record)
         for a, name_a in enumerate(seats):
             for b, name_b in enumerate(seats):
                 if team_of[a] == team_of[b]:
@@ -185,7 +186,7 @@ def _match_row(record: Mapping[str, Any]) -> list[Any]:
         record["table"],
         record["seats"],
         record["totals"],
-        record["ranks"],
+        record_places(record),
         record["deals"],
         faults,
     ]
