@@ -69,12 +69,12 @@ class LadderReferee(Referee):
     def __init__(self, **options: Any) -> None:
         super().__init__(tokens=None, open_seats=0, **options)
         self.by_token = HashedTokens()
-        self.refused: dict[str, str] = {}  # token hash -> why (removed, banned)
+        self.barred: dict[str, str] = {}  # token hash -> why (removed, banned)
         self.arrivals: set[Entrant] = set()
         self.departures: set[Entrant] = set()
 
     def _admit(self, hello: Any) -> Entrant:
-        why = self.refused.get(hash_token(hello.token)) if hello.token else None
+        why = self.barred.get(hash_token(hello.token)) if hello.token else None
         if why is not None:
             raise HelloError(grpc.StatusCode.PERMISSION_DENIED, why)
         entrant = super()._admit(hello)
@@ -90,7 +90,7 @@ class LadderReferee(Referee):
         self.entrants.append(entrant)
         dict.__setitem__(self.by_token, token_hash, entrant)
         self.by_credential[entrant.credential] = entrant
-        self.refused.pop(token_hash, None)
+        self.barred.pop(token_hash, None)
         return entrant
 
     def unseat(self, entrant: Entrant, why: str) -> None:
@@ -99,7 +99,7 @@ class LadderReferee(Referee):
         assert entrant.token is not None
         dict.pop(self.by_token, entrant.token, None)
         self.by_credential.pop(entrant.credential, None)
-        self.refused[entrant.token] = why
+        self.barred[entrant.token] = why
         if entrant in self.entrants:
             self.entrants.remove(entrant)
         if entrant.conn is not None:
@@ -470,7 +470,7 @@ class LadderService:
                 del self.entrants[row.name]
                 self.referee.departures.add(entrant)
             elif row.status != "active":
-                self.referee.refused[row.token_hash] = why
+                self.referee.barred[row.token_hash] = why
         self.wake.set()
 
     async def _refit_loop(self) -> None:
