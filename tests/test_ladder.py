@@ -153,7 +153,10 @@ def test_bots_play_leave_come_back_and_the_export_passes_verify_report_and_oracl
     out = tmp_path / "out"
     arena("ladder", "export", str(lad), str(out), "--with-secret")
     verified = arena("verify", str(out))
-    assert "replay exactly" in verified.stdout and "are the ones the run's secret deals" in verified.stdout
+    assert (
+        "replay exactly" in verified.stdout
+        and "are the ones the run's secret deals" in verified.stdout
+    )
     arena("report", str(out))
     assert (out / "report.html").exists()
     assert audit_run(out) == []
@@ -315,7 +318,10 @@ def test_truco_and_ruff_ladders_play_and_export_for_verify_and_their_oracles(
     out = tmp_path / "out"
     arena("ladder", "export", str(lad), str(out), "--with-secret")
     verified = arena("verify", str(out))
-    assert "replay exactly" in verified.stdout and "are the ones the run's secret deals" in verified.stdout
+    assert (
+        "replay exactly" in verified.stdout
+        and "are the ones the run's secret deals" in verified.stdout
+    )
     arena("report", str(out))
     audit = __import__(oracle).audit_run
     assert audit(out) == []
