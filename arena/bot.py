@@ -16,8 +16,8 @@ import traceback
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from arena.truf.actions import Action
-from arena.truf.view import SeatView
+from arena.games.truf.actions import Action
+from arena.games.truf.view import SeatView
 
 
 @runtime_checkable
@@ -44,7 +44,7 @@ class BaseBot:
 
     def deal_over(self, record: Mapping[str, Any]) -> None:
         """Called when a deal ends with its public summary: the replay record's fields
-        ``arena.truf.replay.PUBLIC_DEAL_KEYS`` (bids, trump, mode, every trick, scores...),
+        ``arena.games.truf.replay.PUBLIC_DEAL_KEYS`` (bids, trump, mode, every trick, scores...),
         the same in-process and over gRPC."""
 
     def match_over(self, result: Mapping[str, Any]) -> None:

@@ -25,9 +25,8 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from typer.core import TyperGroup
 
 from arena import __version__
-from arena.games import REGISTRY, game_entry
-from arena.results import SECRET, TOURNAMENT, ResultsWriter, repair
-from arena.run import (
+from arena.games.registry import REGISTRY, game_entry
+from arena.play.run import (
     ConfigError,
     RunConfig,
     check_bot_names,
@@ -50,10 +49,11 @@ from arena.run import (
     tune_gc,
     write_tokens,
 )
-from arena.signals import stop_on_sigterm
+from arena.play.signals import stop_on_sigterm
+from arena.standings.results import SECRET, TOURNAMENT, ResultsWriter, repair
 
 if TYPE_CHECKING:
-    from arena.parallel import PlayOptions
+    from arena.play.parallel import PlayOptions
 
 USER_ERROR = 1  # every mistake of the user's: one line on stderr, this exit code
 INTERRUPTED = 130
@@ -534,7 +534,7 @@ def tournament(
     ] = None,
 ) -> None:
     """Run a round-robin tournament of the bundled (or given) bots and print the leaderboard."""
-    from arena.parallel import PlayOptions
+    from arena.play.parallel import PlayOptions
 
     directory = resume or results or default_results_dir()
     play = PlayOptions(workers, ray, str(ray_working_dir) if ray_working_dir else None)
@@ -695,7 +695,7 @@ def run_tournament(
 ) -> None:
     """Play the run (``fresh``: a new one, else a resumed one) and show its leaderboard
     (``play``: where an in-process run plays its matches; None: one process per core)."""
-    from arena.parallel import PlayOptions
+    from arena.play.parallel import PlayOptions
 
     play = play or PlayOptions()
     plan = make_plan(config, secret=secret)
@@ -730,13 +730,13 @@ def run_tournament(
             f"{dealt} · results in {escape(str(directory))}",
             highlight=False,
         )
-        from arena.live import LiveDisplay
+        from arena.report.live import LiveDisplay
 
         display = LiveDisplay(out, total, plan.entrants, done=len(skip))
         display.ratings.rate_all(done)
         if config.transport == "in-process":
-            from arena.loading import BotErrorReport
-            from arena.tournament import run_in_process
+            from arena.play.loading import BotErrorReport
+            from arena.play.tournament import run_in_process
 
             with display if not quiet else _Null():
                 run_in_process(
@@ -786,8 +786,8 @@ class _Null:
 
 
 def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None:
-    from arena.console import leaderboard_table
-    from arena.leaderboard import build_leaderboard, write_csv, write_json
+    from arena.report.console import leaderboard_table
+    from arena.standings.leaderboard import build_leaderboard, write_csv, write_json
 
     records = finished_matches(directory)
     rows = build_leaderboard(records, entrants, game=load_config(directory).game)
@@ -800,7 +800,7 @@ def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None
 
 def _write_report(directory: Path) -> None:
     """The run's HTML report; the run's results stand without it, so a failure warns."""
-    from arena.report import write_report
+    from arena.report.html import write_report
 
     try:
         out.print(f"report: {write_report(directory)}", markup=False, highlight=False)
@@ -971,7 +971,7 @@ def bot(
     ] = None,
 ) -> None:
     """Run one bot against a referee (what `python -m bots.NAME --connect` does)."""
-    from arena.run import load_bot
+    from arena.play.run import load_bot
     from arena.sdk import BotRejected, read_ca, run
     from bots import EXTERNAL
 
@@ -1016,8 +1016,8 @@ def check(
     ] = "truf",
 ) -> None:
     """Wait for one bot, play it through the rules' edge cases and report every problem."""
-    from arena.check import run_check
-    from arena.signals import run_async
+    from arena.play.signals import run_async
+    from arena.referee.check import run_check
 
     try:
         check_listen(listen)
@@ -1065,8 +1065,14 @@ def leaderboard(
     ] = Format.table,
 ) -> None:
     """Re-render a saved leaderboard from a results directory."""
-    from arena.console import leaderboard_table
-    from arena.leaderboard import build_leaderboard, load_matches, to_csv, to_json, to_markdown
+    from arena.report.console import leaderboard_table
+    from arena.standings.leaderboard import (
+        build_leaderboard,
+        load_matches,
+        to_csv,
+        to_json,
+        to_markdown,
+    )
 
     try:
         matches_path = directory / "matches.jsonl"
@@ -1102,7 +1108,7 @@ def report(
 ) -> None:
     """Write DIR/report.html: leaderboard, rating charts, head to head, per-entrant
     statistics, faults and a replay viewer, in one file that opens offline."""
-    from arena.report import write_report
+    from arena.report.html import write_report
 
     try:
         path = write_report(directory)
@@ -1120,11 +1126,11 @@ def verify(
 ) -> None:
     """Replay every logged deal through the engine and check each result against the rulings;
     where the run's secret (or --seed) is known, check that it deals the logged hands."""
-    from arena.games import record_game
-    from arena.replaycheck import ReplayMismatch
-    from arena.results import REPLAYS, read_jsonl_numbered
-    from arena.seeding import deal_key
-    from arena.truf.replay import group_by_match
+    from arena.core.replaycheck import ReplayMismatch
+    from arena.core.seeding import deal_key
+    from arena.games.registry import record_game
+    from arena.games.truf.replay import group_by_match
+    from arena.standings.results import REPLAYS, read_jsonl_numbered
 
     try:
         if not directory.is_dir():
@@ -1169,7 +1175,7 @@ def _known_secret(directory: Path) -> str | None:
 
 
 def main() -> None:
-    stop_on_sigterm()  # as Ctrl-C, even where SIGINT is ignored (arena.signals)
+    stop_on_sigterm()  # as Ctrl-C, even where SIGINT is ignored (arena.play.signals)
     app()
 
 

@@ -35,7 +35,7 @@ import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import Bot, call_hook, has_hook
-from arena.truf.view import SeatView
+from arena.games.truf.view import SeatView
 from arena.wire.codecs import BRANCHES, CODECS
 from arena.wire.pbwire import lite_class
 
@@ -312,7 +312,7 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
             help=f"the game whose bundled bot BOT names ({', '.join(CODECS)})",
         )
     args = parser.parse_args(argv)
-    from arena.loading import BotLoadError, instantiate, load_class, split_options
+    from arena.play.loading import BotLoadError, instantiate, load_class, split_options
 
     try:
         spec = (

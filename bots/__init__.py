@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 BUNDLED = ("random", "greedy", "planner", "tracker")  # Truf's heuristic bots, weakest first
-# Truf's search bots: stronger, and slower (a time budget per decision; see bots/pimc.py).
+# Truf's search bots: stronger, and slower (a time budget per decision; see bots/truf/pimc.py).
 SEARCH = ("pimc",)
 
 
@@ -31,7 +31,9 @@ def bundled_bots(game: str = "truf") -> dict[str, str]:
 
         return dict(RUFF_MODULES)
     if game == "truf":
-        return {name: f"bots.{name}" for name in BUNDLED + SEARCH}
+        from bots.truf import MODULES as TRUF_MODULES
+
+        return dict(TRUF_MODULES)
     return {}
 
 

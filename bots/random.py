@@ -10,8 +10,8 @@ import random as _random
 from collections.abc import Sequence
 
 from arena.bot import BaseBot
-from arena.truf.actions import Action
-from arena.truf.view import SeatView
+from arena.games.truf.actions import Action
+from arena.games.truf.view import SeatView
 
 
 class Bot(BaseBot):

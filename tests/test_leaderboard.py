@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from arena.console import leaderboard_table
-from arena.leaderboard import (
+from arena.report.console import leaderboard_table
+from arena.standings.leaderboard import (
     COLUMNS,
     LeaderboardRow,
     ResultsError,
@@ -29,7 +29,7 @@ from arena.leaderboard import (
     write_csv,
     write_json,
 )
-from arena.ratings import Ratings, prob_better
+from arena.standings.ratings import Ratings, prob_better
 
 
 def record(

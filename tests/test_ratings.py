@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from arena.ratings import (
+from arena.standings.ratings import (
     DEFAULT_PARAMS,
     PointScale,
     PointsEvidence,

@@ -13,9 +13,15 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.console import leaderboard_table
-from arena.leaderboard import COLUMNS, build_leaderboard, load_matches, to_csv, to_markdown
-from arena.live import LiveDisplay
+from arena.report.console import leaderboard_table
+from arena.report.live import LiveDisplay
+from arena.standings.leaderboard import (
+    COLUMNS,
+    build_leaderboard,
+    load_matches,
+    to_csv,
+    to_markdown,
+)
 
 HOSTILE = ("[/]", "[bold red]x", "[link=http://e.vil]me[/link]", "planner_with_a_long_name#12")
 
@@ -125,7 +131,7 @@ class _Task:
 
 
 def test_the_eta_waits_for_a_few_matches_then_uses_the_runs_own_pace() -> None:
-    from arena.live import EtaColumn
+    from arena.report.live import EtaColumn
 
     column = EtaColumn()
     assert column.render(_Task(1, 100, 30.0)).plain == "ETA -:--:--"  # one match: no estimate yet

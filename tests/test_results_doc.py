@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.faults import COLUMN, FaultKind
-from arena.results import read_jsonl
+from arena.play.faults import COLUMN, FaultKind
+from arena.standings.results import read_jsonl
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "results.md"
 

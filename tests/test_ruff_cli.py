@@ -11,10 +11,10 @@ import pytest
 from ruff_helpers import deal
 from test_truco_cli import FILES, arena, default_field_order, one_line_error
 
-from arena.cards import codes
-from arena.games import REGISTRY
-from arena.leaderboard import load_matches
-from arena.ruff.rules import RuffRules
+from arena.core.cards import codes
+from arena.games.registry import REGISTRY
+from arena.games.ruff.rules import RuffRules
+from arena.standings.leaderboard import load_matches
 from bots import bundled_module
 
 

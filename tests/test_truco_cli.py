@@ -12,10 +12,16 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.console import leaderboard_table
-from arena.games import REGISTRY
-from arena.leaderboard import build_leaderboard, load_matches, to_csv, to_json, to_markdown
-from arena.ratings import Ratings
+from arena.games.registry import REGISTRY
+from arena.report.console import leaderboard_table
+from arena.standings.leaderboard import (
+    build_leaderboard,
+    load_matches,
+    to_csv,
+    to_json,
+    to_markdown,
+)
+from arena.standings.ratings import Ratings
 
 runner = CliRunner()
 FILES = ("tournament.json", "matches.jsonl", "replays.jsonl", "leaderboard.csv", "leaderboard.json")

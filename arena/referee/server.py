@@ -27,11 +27,11 @@ from grpc_reflection.v1alpha import reflection
 from arena import __version__
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.errors import ActionFormatError
-from arena.faults import FaultKind
+from arena.core.errors import ActionFormatError
+from arena.play.faults import FaultKind
+from arena.play.tournament import MatchContext
 from arena.referee.limits import MAX_MESSAGE_BYTES, Budget, Gate, Limits, server_options
 from arena.referee.table import BotFault
-from arena.tournament import MatchContext
 from arena.wire.codecs import BRANCHES, GameCodec, codec_for
 from arena.wire.pbwire import LEN_TAG, len_field, str_field, uint_field, uv
 

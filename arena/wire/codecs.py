@@ -15,16 +15,16 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
-from arena.wire import ruff as ruff_wire
-from arena.wire import truco as truco_wire
-from arena.wire import truf as truf_wire
+from arena.games.ruff import wire as ruff_wire
+from arena.games.truco import wire as truco_wire
+from arena.games.truf import wire as truf_wire
 from arena.wire.common import check_seat
 
 
 class GameCodec(Protocol):
     @property
     def game(self) -> str:
-        """The game's name, as in ``Hello.games`` and ``arena.games.make_game``."""
+        """The game's name, as in ``Hello.games`` and ``arena.games.registry.make_game``."""
         ...
 
     @property
@@ -68,7 +68,7 @@ class GameCodec(Protocol):
 
 
 class TrufCodec:
-    """Truf: the hand-built fast path of ``arena.wire.truf``, unchanged."""
+    """Truf: the hand-built fast path of ``arena.games.truf.wire``, unchanged."""
 
     game = branch = "truf"
     field = 20
@@ -97,8 +97,8 @@ class TrufCodec:
 
 @dataclass(frozen=True)
 class ProtoCodec:
-    """A game whose codec module is built on the generated classes (``arena.wire.truco``,
-    ``arena.wire.ruff``): the module's functions, behind ``GameCodec``."""
+    """A game whose codec module is built on the generated classes (``arena.games.truco.wire``,
+    ``arena.games.ruff.wire``): the module's functions, behind ``GameCodec``."""
 
     game: str  # also the branch's name
     field: int

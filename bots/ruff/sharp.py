@@ -16,10 +16,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 from arena.bot import BaseBot
-from arena.cards import Card, Rank
-from arena.ruff.actions import Action, Announce, Discard, Play
-from arena.ruff.rules import RUB_CARDS
-from arena.ruff.view import RuffView
+from arena.core.cards import Card, Rank
+from arena.games.ruff.actions import Action, Announce, Discard, Play
+from arena.games.ruff.rules import RUB_CARDS
+from arena.games.ruff.view import RuffView
 from bots.ruff.reading import beats, is_master, lowest, partners, unseen, winning
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.bot import BaseBot
-from arena.ruff.actions import Action, Announce, Discard, Play
-from arena.ruff.view import RuffView
+from arena.games.ruff.actions import Action, Announce, Discard, Play
+from arena.games.ruff.view import RuffView
 from bots.ruff.reading import beats, lowest, partners, winning
 
 

@@ -9,9 +9,9 @@ import random
 from collections.abc import Sequence
 
 from arena.bot import BaseBot
-from arena.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare, Play
-from arena.truco.calls import EnvidoCall, TrucoCall, envido_refused, falta_value
-from arena.truco.view import TrucoView
+from arena.games.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare, Play
+from arena.games.truco.calls import EnvidoCall, TrucoCall, envido_refused, falta_value
+from arena.games.truco.view import TrucoView
 from bots.truco.reading import deals, envido_chance, envido_worth, trick_chance, truco_level
 
 SAMPLES = 30

@@ -1,0 +1,16 @@
+"""The bundled Truf bots: the heuristic ones, weakest first, ``random`` (``bots.random``,
+which plays any game), ``greedy``, ``planner`` and ``tracker``; and the search bot
+``pimc`` (stronger and slower: a time budget per decision). Each plays in-process and
+over gRPC as a program: ``python -m bots.truf.greedy --connect HOST:PORT``.
+"""
+
+from __future__ import annotations
+
+# Each bundled Truf bot's module (its ``Bot`` class): what the arena loads and launches.
+MODULES = {
+    "random": "bots.random",
+    "greedy": "bots.truf.greedy",
+    "planner": "bots.truf.planner",
+    "tracker": "bots.truf.tracker",
+    "pimc": "bots.truf.pimc",
+}
