@@ -16,8 +16,10 @@ import traceback
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from arena.games.truf.actions import Action
-from arena.games.truf.view import SeatView
+# A view and an action are the game's own (Truf's ``arena.games.truf.view.SeatView`` and
+# ``arena.games.truf.actions.Action``, Truco's, Ruff's): this interface serves every game.
+SeatView = Any
+Action = Any
 
 
 @runtime_checkable

@@ -29,14 +29,13 @@ import threading
 import time
 import traceback
 from collections.abc import Iterator, Sequence
-from typing import Any, cast
+from typing import Any
 
 import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import Bot, call_hook, has_hook
-from arena.games.truf.view import SeatView
-from arena.wire.codecs import BRANCHES, CODECS
+from arena.games.codecs import BRANCHES, CODECS
 from arena.wire.pbwire import lite_class
 
 PROTOCOL_VERSION = 1
@@ -97,8 +96,8 @@ def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
         seat=request.seat,
     )
     try:
-        # A WireView has SeatView's fields, methods and equality (not its class).
-        choice = bot.act(cast(SeatView, view), legal)
+        # A WireView has the game's view's fields, methods and equality (not its class).
+        choice = bot.act(view, legal)
     except Exception:  # the author's bug: show it, and keep the seat alive
         _log(f"act() raised on request {request.request_id}; answering the first legal action:")
         traceback.print_exc()
@@ -320,14 +319,17 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
         )
         options: dict[str, str] = {}
         if bot_class is None:
-            from bots import bundled_module, bundled_names
+            from bots import bundled_module, bundled_names, games_with_bot
 
             base, options = split_options(spec)
             module = base if ":" in base else bundled_module(base, args.game)
             if module is None:
+                others = [g for g in games_with_bot(base) if g != args.game]
+                hint = f" ({base} is a bundled bot of --game {others[0]})" if others else ""
                 raise BotLoadError(
                     f"unknown {args.game} bot {spec!r}; bundled bots: "
-                    f"{', '.join(bundled_names(args.game))}, or give a Python class as module:Class"
+                    f"{', '.join(bundled_names(args.game))}, or give a Python class as "
+                    f"module:Class{hint}"
                 )
             bot_class = load_class(module if ":" in module else f"{module}:Bot")
         bot = instantiate(bot_class, args.seed, spec, options)

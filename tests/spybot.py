@@ -17,7 +17,7 @@ from typing import Any
 
 from arena.bot import BaseBot
 from arena.games.truf.actions import Action
-from arena.games.truf.replay import bid_to_json
+from arena.games.truf.record import bid_to_json
 from arena.games.truf.view import SeatView
 
 

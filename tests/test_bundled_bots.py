@@ -16,7 +16,8 @@ from arena.games.truf.actions import Action, Bid, ChooseMode, Declare, DeclareOp
 from arena.games.truf.rules import TrufRules, Variant
 from arena.games.truf.state import TrufMatch
 from arena.play.tournament import MatchContext, MatchOutcome, play_match
-from bots import BUNDLED, bundled_module
+from bots import bundled_module
+from bots.truf import BUNDLED
 
 VARIANTS = ("classic", "target")
 NAMES = ["a", "b", "c", "d"]

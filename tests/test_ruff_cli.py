@@ -152,7 +152,6 @@ def test_a_bad_ruff_deal_file_is_one_line_naming_the_line(
     ("args", "message"),
     [
         (["--game", "ruff", "--seats", "3"], "--seats applies to --form single only"),
-        (["--game", "ruff", "--seats", "4"], "--seats applies to --form single only"),
         (["--game", "ruff", "--form", "triple"], "--form must be double or single"),
         (["--game", "ruff", "--form", "single", "--seats", "5"], "not 5 (F1)"),
         (["--game", "ruff", "--points", "15"], "--points is a Truco option"),

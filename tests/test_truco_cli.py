@@ -216,7 +216,7 @@ def test_a_bad_truco_deal_file_is_one_line_naming_the_line(
         (["--game", "truco", "--scoring", "3"], "--scoring is a Truf option"),
         (["--game", "truco", "--multiplier", "3"], "--multiplier is a Truf option"),
         (["--game", "truco", "--deals", "4"], "--deals is a Truf option"),
-        (["--seats", "2"], "--seats is a Truco option; a Truf tournament"),
+        (["--seats", "2"], "--seats is a Truco option and a Ruff and Trump option; a Truf"),
         (["--game", "truf", "--points", "15"], "--points is a Truco option"),
         (["--game", "truco", "--seats", "3"], "not 3 (R2)"),
         (["--game", "truco", "--points", "21"], "not 21 (R11)"),

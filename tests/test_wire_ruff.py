@@ -15,13 +15,13 @@ from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import ruff_pb2 as rpb
 from arena.core.cards import Card
 from arena.core.errors import ActionFormatError
+from arena.games.codecs import codec_for
 from arena.games.ruff import wire as ruff_wire
 from arena.games.ruff.actions import Announce, Discard, Play
 from arena.games.ruff.discards import Discards
 from arena.games.ruff.replay import public_deal
 from arena.games.ruff.rules import RuffRules
 from arena.games.ruff.state import RuffMatch
-from arena.wire.codecs import codec_for
 
 FORMS = [("double", 4, False), ("single", 4, False), ("single", 3, False),
          ("single", 2, False), ("single", 3, True)]  # fmt: skip

@@ -12,6 +12,7 @@ import pytest
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import truco_pb2 as tpb
 from arena.core.errors import ActionFormatError
+from arena.games.codecs import CODECS, codec_for
 from arena.games.truco import wire as truco_wire
 from arena.games.truco.actions import MAZO, NO_QUIERO, QUIERO, SON_BUENAS, Call, Declare, Play
 from arena.games.truco.calls import EnvidoCall, TrucoCall
@@ -19,7 +20,6 @@ from arena.games.truco.cards import Card
 from arena.games.truco.replay import public_hand
 from arena.games.truco.rules import TrucoRules
 from arena.games.truco.state import TrucoMatch
-from arena.wire.codecs import CODECS, codec_for
 
 
 @pytest.mark.parametrize("seats", [2, 4, 6])

@@ -136,3 +136,13 @@ def replay_records(
             )
         check_fields(where, match.finished.pop(0), rec, fields, rec["deal"])
     return len(records)
+
+
+def group_by_match(records: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
+    """Records by match, each match's in deal order (any game's: the envelope's fields)."""
+    out: dict[str, list[Mapping[str, Any]]] = {}
+    for rec in records:
+        out.setdefault(str(rec["match"]), []).append(rec)
+    for recs in out.values():
+        recs.sort(key=lambda r: int(r["deal"]))
+    return out

@@ -20,7 +20,7 @@ from pathlib import Path
 from types import ModuleType, TracebackType
 from typing import Any, TextIO
 
-_ARENA = Path(__file__).resolve().parent
+_ARENA = Path(__file__).resolve().parents[1]  # the arena package (this is arena/play/)
 
 
 class BotLoadError(ValueError):

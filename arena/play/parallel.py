@@ -36,7 +36,6 @@ from arena.play.scheduler import Table
 from arena.play.tournament import (
     MatchContext,
     MatchOutcome,
-    MatchRunner,
     OnBotError,
     SerialRunner,
     TournamentPlan,
@@ -84,35 +83,6 @@ def pickled_bots(bots: Mapping[str, Bot], specs: Mapping[str, str]) -> dict[str,
             ) from None
         out[entrant] = blob
     return out
-
-
-@dataclass(frozen=True)
-class PlayOptions:
-    """Where an in-process run plays its matches: how many worker processes (None: one per
-    core), or a Ray cluster (``--ray auto|ADDRESS``). Not part of the run's configuration:
-    the results are the same either way, and a resumed run may choose again."""
-
-    workers: int | None = None
-    ray: str | None = None
-    ray_working_dir: str | None = None
-
-    def check(self) -> None:
-        """A ValueError naming the option that cannot be honoured."""
-        if self.workers is not None and self.workers < 1:
-            raise ValueError(f"--workers must be at least 1, got {self.workers}")
-        if self.ray is not None and self.workers is not None:
-            raise ValueError("--workers and --ray exclude each other: give one")
-        if self.ray_working_dir is not None and self.ray is None:
-            raise ValueError("--ray-working-dir applies only with --ray")
-
-    def runner(self, bots: Mapping[str, Bot], specs: Mapping[str, str]) -> MatchRunner:
-        """The runner for these options; bots that cannot travel are named now."""
-        self.check()
-        if self.ray is not None:
-            from arena.play.cluster import RayRunner
-
-            return RayRunner(bots, self.ray, working_dir=self.ray_working_dir, specs=specs)
-        return ProcessRunner(bots, self.workers or default_workers(), specs)
 
 
 @dataclass(frozen=True)

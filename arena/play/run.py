@@ -58,6 +58,7 @@ class RunConfig:
     points: int = 30  # Truco: the target, 30 or 15 (R11)
     form: str = "double"  # Ruff: double or single (F1)
     alt_deals: bool = False  # Ruff: the seed's alternative deals (F2)
+    envido_count: str = "seed"  # Truco: "seed" or "traditional" (R9)
     deals_file: str | None = None
     seed: int | None = None  # None: secret deals (a fresh run secret); an int: --seed
     transport: str = "grpc"  # or "in-process"
@@ -106,10 +107,17 @@ class RunConfig:
 
     def to_json(self) -> dict[str, Any]:
         """The fields saved in ``tournament.json``: every field but the options of the
-        other games (a Truf run's file is as it was before Truco joined)."""
+        other games (a Truf run's file is as it was before Truco joined), and but an
+        option added later that is at its default (a run's file is as it was before)."""
         entry = REGISTRY.get(self.game)
-        mine = {f for f, _ in entry.options.values()} if entry else set()
-        foreign = {f for e in REGISTRY.values() for f, _ in e.options.values()} - mine
+        mine = {o.field for o in entry.options} if entry else set()
+        foreign = {o.field for e in REGISTRY.values() for o in e.options} - mine
+        if entry:  # options added later are saved when chosen (GameOption.saved_at_default)
+            foreign |= {
+                o.field
+                for o in entry.options
+                if not o.saved_at_default and getattr(self, o.field) == o.default
+            }
         return {k: v for k, v in asdict(self).items() if k not in foreign}
 
     @classmethod
@@ -227,12 +235,20 @@ def check_bot_names(entrants: Sequence[str], game: str = "truf") -> None:
 
 
 def unknown_bot(spec: str, game: str) -> str:
-    """The one-line error for a bot name that is no bundled bot of ``game``."""
-    from bots import EXTERNAL, bundled_names
+    """The one-line error for a bot name that is no bundled bot of ``game``; it names the
+    games that have a bundled bot of that name."""
+    from bots import EXTERNAL, bundled_names, games_with_bot
 
+    others = [g for g in games_with_bot(spec) if g != game and g in REGISTRY]
+    hint = (
+        f"; {spec} is a bundled {' and '.join(REGISTRY[g].title for g in others)} bot "
+        f"(--game {others[0]})"
+        if others
+        else ""
+    )
     return (
         f"unknown bot {spec!r}; bundled {game} bots: {', '.join(bundled_names(game)) or 'none'} "
-        f"(over gRPC also {', '.join(EXTERNAL)}), or give a Python class as module:Class"
+        f"(over gRPC also {', '.join(EXTERNAL)}), or give a Python class as module:Class{hint}"
     )
 
 

@@ -28,11 +28,12 @@ from arena import __version__
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.core.errors import ActionFormatError
+from arena.games.codecs import BRANCHES, codec_for
 from arena.play.faults import FaultKind
 from arena.play.tournament import MatchContext
 from arena.referee.limits import MAX_MESSAGE_BYTES, Budget, Gate, Limits, server_options
 from arena.referee.table import BotFault
-from arena.wire.codecs import BRANCHES, GameCodec, codec_for
+from arena.wire.codecs import GameCodec
 from arena.wire.pbwire import LEN_TAG, len_field, str_field, uint_field, uv
 
 PROTOCOL_VERSION = 1

@@ -6,6 +6,9 @@ over gRPC as a program: ``python -m bots.truf.greedy --connect HOST:PORT``.
 
 from __future__ import annotations
 
+BUNDLED = ("random", "greedy", "planner", "tracker")  # the heuristic bots, weakest first
+# The search bots: stronger, and slower (a time budget per decision; see bots/truf/pimc.py).
+SEARCH = ("pimc",)
 # Each bundled Truf bot's module (its ``Bot`` class): what the arena loads and launches.
 MODULES = {
     "random": "bots.random",

@@ -21,7 +21,7 @@ from arena.core.tricks import follow_suit, trick_winner
 from arena.games.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard, Play
 from arena.games.ruff.deal import DealSpec, check_deal, first_dealer, seeded_deal
 from arena.games.ruff.reckoning import rubber, ruff_winner, shown_cards, true_ruff
-from arena.games.ruff.replay import deal_record
+from arena.games.ruff.record import deal_record
 from arena.games.ruff.rules import RUB_CARDS, RUFF_POINTS, RuffRules
 from arena.games.ruff.scoring import card_points, set_winners, side_ranks
 from arena.games.ruff.view import RuffView, ShownRuff, Trick

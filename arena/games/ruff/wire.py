@@ -21,6 +21,7 @@ from arena.games.ruff.actions import Action, Announce, Discard, Play
 from arena.games.ruff.discards import Discards
 from arena.games.ruff.rules import RUB_CARDS
 from arena.games.ruff.view import RuffView, ShownRuff, Trick
+from arena.wire.codecs import ProtoCodec
 from arena.wire.common import card_error
 
 FORM_TO = {"double": pb.RUFF_FORM_DOUBLE, "single": pb.RUFF_FORM_SINGLE}
@@ -298,3 +299,16 @@ def deal_result_from_proto(msg: pb.RuffDealResult, deal: int) -> dict[str, Any]:
         "scores": list(msg.scores),
         "totals": list(msg.totals),
     }
+
+
+CODEC = ProtoCodec(  # this game's codec, found through the registry
+    game="ruff",
+    field=22,
+    deal_field="deal",
+    decision_bytes=decision_bytes,
+    decision_from_bytes=decision_from_bytes,
+    action_from_proto=action_from_proto,
+    fill_action=fill_action,
+    fill_result=fill_deal_result,
+    result_from_proto=deal_result_from_proto,
+)

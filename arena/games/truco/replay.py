@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from arena.core.records import envelope
 from arena.core.replaycheck import (
     ReplayMismatch,
     check_envelope,
@@ -19,65 +18,7 @@ from arena.core.replaycheck import (
 from arena.core.replaycheck import is_int as _is_int
 from arena.core.replaycheck import is_str_list as _is_str_list
 from arena.games.truco.actions import parse_action
-from arena.games.truco.bout import Bout
 from arena.games.truco.cards import Card, codes
-
-if TYPE_CHECKING:
-    from arena.games.truco.state import TrucoMatch
-
-SCHEMA = 1
-
-
-def bout_record(b: Bout) -> dict[str, Any]:
-    """One play of tricks (the table's, or one duel's)."""
-    envido: dict[str, Any] | None = None
-    if b.envido_calls:
-        envido = {
-            "calls": [c.value for c in b.envido_calls],
-            "result": b.envido_state,  # "refused" or "settled"
-            "declarations": [[s, p] for s, p in b.declarations],
-            "team": None if b.envido_points is None else b.envido_points[0],
-            "points": None if b.envido_points is None else b.envido_points[1],
-            "shown": None if b.shown is None else [b.shown[0], codes(list(b.shown[1]))],
-        }
-    return {
-        "seats": list(b.order),
-        "mano": b.mano,
-        "actions": [[s, str(a)] for s, a in b.log],
-        "tricks": [
-            {"leader": t.leader, "cards": [[s, c.code] for s, c in t.cards], "winner": t.winner}
-            for t in b.tricks
-        ],
-        "ended": b.ended,
-        "trick_winner": b.trick_winner,
-        "stake": b.level + 1,
-        "truco": None if b.truco_points is None else list(b.truco_points),
-        "envido": envido,
-        "folded": sorted(b.folded),
-        "points": list(b.points()),
-    }
-
-
-def hand_record(match: TrucoMatch, points: Sequence[int]) -> dict[str, Any]:
-    """The replay record of the hand ``match`` has just finished."""
-    return {
-        **envelope("truco", SCHEMA, match.match_id, match.hand_no, match.names),
-        "target": match.rules.points,
-        "envido_count": match.rules.envido_count.value,
-        "teams": [list(t) for t in match.teams],
-        "dealer": match.dealer,
-        "mano": match.mano,
-        "kind": match.kind,
-        "source": match.source,
-        "hands": [codes(list(h)) for h in match.dealt],
-        "scores_before": list(match.scores_before),
-        "plays": [bout_record(b) for b in match.bouts],
-        "points": list(points),
-        "scores": list(match.scores),
-        "totals": list(match.totals),
-        "faults": [],
-    }
-
 
 # What a bot's ``deal_over`` hook gets: the record without the unplayed cards (R14:
 # never shown, except the envido winner's, which ``plays[].envido.shown`` holds) and

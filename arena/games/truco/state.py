@@ -35,7 +35,7 @@ from arena.games.truco.bout import Bout, TrucoPending, team_of
 from arena.games.truco.calls import TRUCO_LADDER, EnvidoCall, TrucoCall
 from arena.games.truco.cards import DECK, Card
 from arena.games.truco.envido import beats, envido_cards, envido_score
-from arena.games.truco.replay import hand_record
+from arena.games.truco.record import hand_record
 from arena.games.truco.rules import TrucoRules
 from arena.games.truco.tricks import hand_winner, trick_winner
 from arena.games.truco.view import PlayView, TrickView, TrucoView

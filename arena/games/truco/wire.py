@@ -30,6 +30,7 @@ from arena.games.truco.actions import (
 from arena.games.truco.calls import EnvidoCall, TrucoCall
 from arena.games.truco.cards import Card, codes
 from arena.games.truco.view import PlayView, TrickView, TrucoView
+from arena.wire.codecs import ProtoCodec
 from arena.wire.common import card_error, enum_name
 
 CALL_TO: dict[TrucoCall | EnvidoCall, int] = {
@@ -383,3 +384,16 @@ def hand_result_from_proto(msg: pb.TrucoHandResult, deal: int) -> dict[str, Any]
         "scores": list(msg.scores),
         "totals": list(msg.totals),
     }
+
+
+CODEC = ProtoCodec(  # this game's codec, found through the registry
+    game="truco",
+    field=21,
+    deal_field="hand_no",
+    decision_bytes=decision_bytes,
+    decision_from_bytes=decision_from_bytes,
+    action_from_proto=action_from_proto,
+    fill_action=fill_action,
+    fill_result=fill_hand_result,
+    result_from_proto=hand_result_from_proto,
+)

@@ -8,14 +8,15 @@ any reader can audit a results directory against the rulings.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.core.cards import CODES, SUIT_LETTERS, Card, mask_of
+from arena.core.cards import Card, mask_of
 from arena.core.replaycheck import (
     ReplayMismatch,
     check_envelope,
     check_values,
+    group_by_match,
     replay_lines,
     replay_records,
 )
@@ -23,18 +24,8 @@ from arena.core.replaycheck import is_int as _is_int
 from arena.core.replaycheck import is_str_list as _is_str_list
 from arena.games.truf.actions import BIDS, MODES, PLAYS, Action, Bid, Declare, Mode, declare
 from arena.games.truf.errors import ActionFormatError
-from arena.games.truf.events import (
-    BidsRevealed,
-    CardPlayed,
-    DealScored,
-    DealStarted,
-    Event,
-    ModeSet,
-    TrickClosed,
-)
+from arena.games.truf.record import SCHEMA, deal_record
 from arena.games.truf.rules import ScoringMethod, TrufRules, Variant
-
-SCHEMA = 1
 
 # Fields every reader may rely on (the issue's contract); we add a few more.
 REQUIRED_FIELDS = (
@@ -44,73 +35,12 @@ REQUIRED_FIELDS = (
 )  # fmt: skip
 
 
-def bid_to_json(bid: Bid | Declare) -> Any:
-    if isinstance(bid, Bid):
-        return CODES[bid.card]
-    return {"cards": [CODES[c] for c in bid.cards], "op": bid.op.value}
-
-
 def bid_from_json(data: Any) -> Bid | Declare:
     if isinstance(data, str):
         return BIDS[Card.parse(data)]
     if isinstance(data, Mapping) and isinstance(data.get("cards"), list):
         return declare([Card.parse(c) for c in data["cards"]], str(data.get("op")))
     raise ActionFormatError(f"not a bid: {data!r}")
-
-
-def deal_record(
-    rules: TrufRules, match_id: str, names: Sequence[str], events: Sequence[Event]
-) -> dict[str, Any]:
-    """The replay record of one finished deal, from that deal's events."""
-    rec: dict[str, Any] = {"schema": SCHEMA, "game": "truf", "variant": rules.variant.value}
-    if not rules.is_target:
-        rec["scoring"] = {"method": rules.scoring.value, "multiplier": rules.multiplier}
-    tricks: list[dict[str, Any]] = []
-    chosen = False
-    for e in events:
-        kind = type(e)
-        if kind is CardPlayed:  # most events; the tricks record the cards
-            continue
-        if kind is TrickClosed:
-            assert isinstance(e, TrickClosed)
-            (s0, c0), (s1, c1), (s2, c2), (s3, c3) = e.cards  # four cards a trick (C1)
-            cards = [[s0, CODES[c0]], [s1, CODES[c1]], [s2, CODES[c2]], [s3, CODES[c3]]]
-            tricks.append({"leader": e.leader, "cards": cards, "winner": e.winner})
-        elif kind is DealStarted:
-            assert isinstance(e, DealStarted)
-            rec.update(
-                match=match_id,
-                deal=e.deal,
-                seats=list(names),
-                dealer=e.dealer,
-                direction=e.direction,
-                hands=[[*map(CODES.__getitem__, hand)] for hand in e.hands],
-                redeals=e.redeals,
-                deal_source=e.source,
-            )
-        elif kind is BidsRevealed:
-            assert isinstance(e, BidsRevealed)
-            rec.update(
-                bids=[bid_to_json(b) for b in e.bids],
-                bid_total=e.total,
-                high_bidder=e.high_bidder,
-                trump=None if e.trump is None else SUIT_LETTERS[e.trump],
-            )
-        elif kind is ModeSet:
-            assert isinstance(e, ModeSet)
-            chosen = e.chosen
-            rec.update(mode=e.mode.value, mode_chosen=e.chosen, final_bids=list(e.final_bids))
-        elif kind is DealScored:
-            assert isinstance(e, DealScored)
-            rec.update(
-                tricks=tricks,
-                tricks_won=list(e.tricks_won),
-                scores=list(e.scores),
-                totals=list(e.totals),
-            )
-    rec["mode_chosen"] = chosen
-    rec["faults"] = []
-    return rec
 
 
 # The public summary of a finished deal that a bot's ``deal_over`` hook gets, in-process
@@ -255,15 +185,6 @@ def replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tup
     (deals, matches). A record a replay cannot read raises ``ValueError`` and one the
     engine does not reproduce ``ReplayMismatch``, each naming ``name`` and the line."""
     return replay_lines(lines, name, check_deal_line, replay_match)
-
-
-def group_by_match(records: Iterable[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
-    out: dict[str, list[Mapping[str, Any]]] = {}
-    for rec in records:
-        out.setdefault(str(rec["match"]), []).append(rec)
-    for recs in out.values():
-        recs.sort(key=lambda r: int(r["deal"]))
-    return out
 
 
 __all__ = [

@@ -43,7 +43,7 @@ from arena.games.truf.events import (
     ModeSet,
     TrickClosed,
 )
-from arena.games.truf.replay import deal_record
+from arena.games.truf.record import deal_record
 from arena.games.truf.rules import TrufRules
 from arena.games.truf.tricks import legal_play_mask, trick_winner
 from arena.games.truf.view import LazyView, PlayedCard, SeatView, Trick

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
+from arena._proto.truf.arena.v1 import arena_pb2
 from arena._proto.truf.arena.v1 import truf_pb2 as pb
 from arena.core.cards import CARDS, CODES, VALUES, Card, CardError
 from arena.games.truf.actions import (
@@ -787,3 +788,34 @@ def deal_result_from_proto(msg: pb.TrufDealResult) -> dict[str, Any]:
         "totals": list(msg.totals),
     }
     return out
+
+
+class TrufCodec:
+    """Truf's ``GameCodec`` (``arena.wire.codecs``): the hand-built fast path above."""
+
+    game = branch = "truf"
+    field = 20
+
+    def deal_of(self, view: Any) -> int:
+        return int(view.deal)
+
+    # The per-decision hot path: the hand-built encoder itself, no wrapper call.
+    decision_bytes = staticmethod(decision_bytes)
+
+    def action_from_answer(self, answer: arena_pb2.Answer) -> Any:
+        return action_from_proto(answer.truf)
+
+    def fill_answer(self, answer: arena_pb2.Answer, action: Any) -> None:
+        answer.truf.CopyFrom(action_to_proto(action))
+
+    def wire_decision(self, data: bytes, *, match_id: str, seat: int) -> tuple[Any, Any]:
+        return wire_decision(data, match_id=match_id, seat=seat)
+
+    def fill_deal_result(self, result: arena_pb2.DealResult, record: Mapping[str, Any]) -> None:
+        fill_deal_result(result.truf, record)
+
+    def deal_result_from(self, result: arena_pb2.DealResult) -> dict[str, Any]:
+        return deal_result_from_proto(result.truf)
+
+
+CODEC = TrufCodec()  # this game's codec, found through the registry
