@@ -136,18 +136,18 @@ class GameCommand(TyperCommand):
     """A command with game options whose ``--help`` after ``--game G`` shows G's options
     (with G's help and defaults) and G's bots only."""
 
-    def parse_args(self, ctx: typer.Context, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         ctx.meta["arena.args"] = list(args)  # for --help, which runs before --game is read
         return super().parse_args(ctx, args)
 
-    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+    def format_help(self, ctx: Any, formatter: Any) -> None:
         ctx.meta["arena.help_game"] = game_in(ctx.meta.get("arena.args", ()))
         try:
             super().format_help(ctx, formatter)
         finally:
             ctx.meta.pop("arena.help_game", None)
 
-    def get_params(self, ctx: typer.Context) -> list[Any]:
+    def get_params(self, ctx: Any) -> list[Any]:
         params = super().get_params(ctx)
         game = ctx.meta.get("arena.help_game")
         if game is None:

@@ -23,7 +23,7 @@ class Bot(BaseBot):
     version = "1.0"
     games = ("ruff",)
 
-    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:  # type: ignore[override]
+    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:
         first = legal[0]
         if isinstance(first, Announce):
             if len(view.announcements) == len(view.names) - 1:

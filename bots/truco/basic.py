@@ -24,7 +24,7 @@ class Bot(BaseBot):
     version = "1.1"
     games = ("truco",)
 
-    def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:  # type: ignore[override]
+    def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:
         play = view.current
         envido = envido_score(view.dealt, EnvidoCount(view.envido_count))
         good = sum(c.strength >= 10 for c in view.cards)  # a 3 or a trump

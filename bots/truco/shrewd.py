@@ -29,7 +29,7 @@ class Bot(BaseBot):
         self.seed = seed
         self.bluff = bluff
 
-    def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:  # type: ignore[override]
+    def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:
         play = view.current
         # Its choices are a function of the seed and the position, never of play order.
         rng = random.Random(
