@@ -25,6 +25,7 @@ from arena.games.truco.actions import Action
 from arena.games.truco.replay import public_hand, replay_match
 from arena.games.truco.rules import TrucoRules
 from arena.games.truco.view import TrucoView
+from arena.play.botgames import hello_games_hint
 from arena.play.tournament import MatchContext, MatchOutcome
 from arena.referee.host import bot_command, wait_for_entrants
 from arena.referee.table import play_remote_match
@@ -164,13 +165,13 @@ def test_a_bot_that_does_not_list_the_game_is_refused_at_hello(
         err = refusal(truco.address, truco_hello("tok", "t", games))
         assert err.code() == grpc.StatusCode.FAILED_PRECONDITION, err.details()
         shown = ", ".join(games or ("truf",))
-        assert err.details() == f"this referee plays truco; your Hello.games is [{shown}]"
+        assert err.details() == refused_for("truco", shown)
     err = refusal(truco.address, truco_hello("tok", "t", ("tr\nuco",)))
-    assert err.details() == "this referee plays truco; your Hello.games is ['tr\\nuco']"
+    assert err.details() == refused_for("truco", "'tr\\nuco'")
     truf = host(tokens={"tok": "alice"})
     err = refusal(truf.address, truco_hello("tok", "t", ("truco",)))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert err.details() == "this referee plays truf; your Hello.games is [truco]"
+    assert err.details() == refused_for("truf", "truco")
     assert truco.call(lambda: [e.conn for e in truco.referee.entrants]) == [None]
     ok = Stream(truco.address, truco_hello("tok", "t", ("truf", "truco")))
     try:
@@ -282,3 +283,8 @@ def test_the_sdk_launcher_refuses_an_unknown_bundled_bot_naming_the_games_bots()
     )  # fmt: skip
     assert proc.returncode == 1
     assert "unknown truco bot 'greedy'; bundled bots: random, basic, shrewd" in proc.stderr
+
+
+def refused_for(game: str, shown: str) -> str:
+    """The referee's refusal of a hello whose games (``shown``) lack its ``game``."""
+    return f"this referee plays {game}; your Hello.games is [{shown}]" + hello_games_hint(game)

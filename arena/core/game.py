@@ -38,6 +38,11 @@ class Match(Protocol):
 
     def apply(self, seat: int, action: Any) -> None: ...
     def fallback_action(self, seat: int) -> Any: ...
+    def decision_number(self) -> int:
+        """The 1-based number, within the current deal (hand), of the decision being
+        made now: where a fault record locates its decision (docs/results.md)."""
+        ...
+
     def run(
         self,
         acts: list[Callable[[Any, Sequence[Any]], Any] | None],
@@ -162,6 +167,11 @@ class GameEntry:
     # Whether the game deals duplicate (``--duplicate``): its Game is a ``DuplicateGame``
     # and its ``check_dealt`` turns the hands back by each record's ``rotation``.
     duplicate: bool = False
+    # What the game calls one line of replays.jsonl, as people say it ("hand" in Truco).
+    deal_word: str = "deal"
+    # The rules of a results file (``describe()``'s dict) in a reader's words: the
+    # report's subtitle. None: the keys and values as they are.
+    rules_text: Callable[[Mapping[str, Any]], list[str]] | None = None
     # Which option values are valid together: raises ValueError (one line, naming the
     # options and the ruling) for the run's option values (fields) given ``given``, the
     # fields set on the command line. Each value alone is checked by its GameOption.

@@ -18,6 +18,16 @@ from typing import Any, Protocol
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.wire.common import check_seat
 
+# What ``GameCodec.fill_answer`` raises for a value that is no action of its game: the SDK
+# then sends an answer without a choice, and the in-process runner judges it the same way.
+NOT_AN_ACTION: tuple[type[Exception], ...] = (
+    TypeError,
+    ValueError,
+    AttributeError,
+    KeyError,
+    IndexError,
+)
+
 
 class GameCodec(Protocol):
     @property

@@ -9,7 +9,7 @@ from typing import Any
 
 from arena.core.game import Game, GameEntry, GameOption, StatColumn, lazy
 from arena.games.ruff.game import RuffGame
-from arena.games.ruff.rules import RuffRules
+from arena.games.ruff.rules import RuffRules, rules_text
 
 OPTIONS = (
     GameOption(
@@ -88,4 +88,5 @@ ENTRY = GameEntry(
     seat_outcomes=lazy("arena.games.ruff.replay", "seat_outcomes"),
     codec="arena.games.ruff.wire",
     check="arena.games.ruff.check",
+    rules_text=rules_text,
 )

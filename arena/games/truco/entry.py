@@ -10,7 +10,7 @@ from arena.core.game import Game, GameEntry, GameOption, StatColumn, lazy
 from arena.core.seats import alternating_teams
 from arena.games.truco.envido import EnvidoCount
 from arena.games.truco.game import TrucoGame
-from arena.games.truco.rules import TrucoRules
+from arena.games.truco.rules import TrucoRules, rules_text
 
 OPTIONS = (
     GameOption(
@@ -82,4 +82,6 @@ ENTRY = GameEntry(
     seat_outcomes=lazy("arena.games.truco.replay", "seat_outcomes"),
     codec="arena.games.truco.wire",
     check="arena.games.truco.check",
+    deal_word="hand",  # ruling R3: a Truco deal is a hand
+    rules_text=rules_text,
 )

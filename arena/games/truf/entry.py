@@ -8,7 +8,7 @@ from typing import Any
 
 from arena.core.game import Game, GameEntry, GameOption, StatColumn, lazy
 from arena.games.truf.game import TrufGame
-from arena.games.truf.rules import TrufRules
+from arena.games.truf.rules import TrufRules, rules_text
 
 OPTIONS = (
     GameOption(
@@ -82,4 +82,5 @@ ENTRY = GameEntry(
     duplicate=True,
     codec="arena.games.truf.wire",
     check="arena.games.truf.check",
+    rules_text=rules_text,
 )
