@@ -122,7 +122,7 @@ def get(web: str, path: str) -> dict[str, object]:
 
 def network(args: argparse.Namespace) -> None:
     from arena.ladder.store import Store
-    from arena.run import RunConfig
+    from arena.play.run import RunConfig
 
     tmp = Path(tempfile.mkdtemp(prefix="ladder-bench-"))
     config = RunConfig(bots=[], game="truf", deals=args.deals, decision_timeout=5.0, external=True)

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from arena.cli import app
 from arena.ladder.fit import Evidence, solve
 from arena.ladder.store import SCHEMA, Store, hash_token
-from arena.ratings import Ratings
+from arena.standings.ratings import Ratings
 
 runner = CliRunner()
 

@@ -16,7 +16,7 @@ from ladderkit import Ladder, bot, new_ladder, stop_all, until
 
 from arena.ladder.fit import Evidence, solve
 from arena.ladder.store import Store
-from arena.ratings import Ratings
+from arena.standings.ratings import Ratings
 
 KILLS = 3
 

@@ -12,7 +12,7 @@ import pytest
 
 from arena.ladder.matchmaker import NEWCOMER, Matchmaker
 from arena.ladder.simulation import SimBot, simulate, spread
-from arena.ratings import Rating
+from arena.standings.ratings import Rating
 
 
 def test_no_bot_ever_sits_at_more_tables_than_its_capacity() -> None:

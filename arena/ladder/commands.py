@@ -16,10 +16,24 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from arena.games import REGISTRY, game_entry
+from arena.games.registry import REGISTRY, game_entry
 from arena.ladder.store import Store
-from arena.results import MATCHES, REPLAYS, SECRET, TOURNAMENT, ResultsDirError, write_json_atomic
-from arena.run import CONFIG_SCHEMA, ConfigError, RunConfig, check_listen, split_listen, versions
+from arena.play.run import (
+    CONFIG_SCHEMA,
+    ConfigError,
+    RunConfig,
+    check_listen,
+    split_listen,
+    versions,
+)
+from arena.standings.results import (
+    MATCHES,
+    REPLAYS,
+    SECRET,
+    TOURNAMENT,
+    ResultsDirError,
+    write_json_atomic,
+)
 
 app = typer.Typer(
     name="ladder",
@@ -47,7 +61,7 @@ def _open(directory: Path) -> Store:
 
 
 # Each game's own options, as `arena tournament` names them (arena.games REGISTRY).
-_GAME_OPTIONS = {o for entry in REGISTRY.values() for o in entry.options}
+_GAME_OPTIONS = {o.flag for entry in REGISTRY.values() for o in entry.options}
 
 
 @app.command()
@@ -88,11 +102,9 @@ def init(
             for p in ctx.command.params
             if (source := ctx.get_parameter_source(p.name or "")) and source.name == "COMMANDLINE"
         }
-        foreign = sorted((given & _GAME_OPTIONS) - set(entry.options))
+        foreign = sorted((given & _GAME_OPTIONS) - {o.flag for o in entry.options})
         if foreign:
             raise ConfigError(f"{foreign[0]} is not an option of {entry.title} (--game {game})")
-        if game == "ruff" and form == "double" and "--seats" in given:
-            raise ConfigError("--seats applies to --form single only (ruling F1)")
         config = RunConfig(
             bots=[],
             game=game,
@@ -110,7 +122,11 @@ def init(
             strikes=strikes,
             external=True,
         )
-        config.make_game()  # the game's rules refuse a bad combination now
+        values = {o.field: getattr(config, o.field) for o in entry.options}
+        for o in entry.options:  # each value, then the values together (the game's rulings)
+            o.check(values[o.field])
+        entry.check_options(values, frozenset(o.field for o in entry.options if o.flag in given))
+        config.make_game()  # and the game's rules refuse what is left now
         store = Store.create(directory, config.to_json())
         store.close()
     except (ValueError, OSError) as exc:
@@ -172,8 +188,8 @@ def run(
 ) -> None:
     """Run the ladder until stopped: bots connect with their tokens whenever they like."""
     from arena.ladder.service import LadderService
-    from arena.run import tune_gc
-    from arena.signals import run_async
+    from arena.play.run import tune_gc
+    from arena.play.signals import run_async
 
     try:
         split_listen(http)
@@ -237,7 +253,7 @@ def export(
 def export_results(store: Store, target: Path, *, with_secret: bool = False) -> int:
     """The results directory of a ladder: tournament.json, matches.jsonl and replays.jsonl
     (in the order the matches finished, which is their ``round``)."""
-    from arena.results import dumps
+    from arena.standings.results import dumps
 
     target.mkdir(parents=True, exist_ok=True)
     config = RunConfig.from_json(store.game_config())

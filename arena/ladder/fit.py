@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.ratings import DEFAULT_PARAMS, PointScale, Rating, RatingParams, team_points
+from arena.standings.ratings import DEFAULT_PARAMS, PointScale, Rating, RatingParams, team_points
 
 
 def rated_by_points(record: Mapping[str, Any]) -> bool:

@@ -37,7 +37,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from arena.ratings import DEFAULT_PARAMS, Rating
+from arena.standings.ratings import DEFAULT_PARAMS, Rating
 
 NEWCOMER = 20  # matches a new rating row plays before anyone else's 21st
 WINDOW = 2  # matches a bot may be ahead of the median before it waits

@@ -26,17 +26,18 @@ from typing import Any
 
 import grpc
 
-from arena.games import REGISTRY, Game
+from arena.core.game import Game
+from arena.core.seeding import match_key
+from arena.games.registry import REGISTRY
 from arena.ladder import fit
 from arena.ladder.matchmaker import Matchmaker
 from arena.ladder.store import Store, hash_token, label_of, split_label
-from arena.ratings import DEFAULT_PARAMS, Rating, Ratings
+from arena.play.run import RunConfig
+from arena.play.tournament import MatchContext
 from arena.referee.limits import Limits
 from arena.referee.server import Entrant, HelloError, Referee, start_server
 from arena.referee.table import BotFault, play_remote_match
-from arena.run import RunConfig
-from arena.seeding import match_key
-from arena.tournament import MatchContext
+from arena.standings.ratings import DEFAULT_PARAMS, Rating, Ratings
 
 ROSTER_POLL = 0.5  # seconds between looks at the entrants table (arena ladder add/ban/remove)
 REFIT_EVERY = 1.0  # seconds between re-fits of the whole evidence, when it has grown

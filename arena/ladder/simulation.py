@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from arena.ladder.matchmaker import NEWCOMER, Matchmaker
-from arena.ratings import Rating
+from arena.standings.ratings import Rating
 
 
 @dataclass(frozen=True)

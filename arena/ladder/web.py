@@ -27,9 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from arena.games import REGISTRY
+from arena.games.registry import REGISTRY
 from arena.ladder.store import DB
-from arena.run import split_listen
+from arena.play.run import split_listen
 
 if TYPE_CHECKING:
     from arena.ladder.service import LadderService
