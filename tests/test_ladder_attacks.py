@@ -97,6 +97,11 @@ def attacked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         target = padded.decisions + 300
         until(lambda: padded.decisions >= target, 180, "300 more padded answers")
         out["rss_growth_kb"] = rss_kb(ladder.proc.pid) - rss_before
+        out["impostor"] = refusal(ladder.address, hello(tokens["honest1"], name="x"))
+        out["stranger"] = refusal(ladder.address, hello("f" * 32, name="x"))
+        out["banned"] = refusal(ladder.address, hello(tokens["banned"], name="x"))
+        # (after the refusals: cut-off squatters count as failed hellos of their address,
+        # and the gate then paces that address a while, honest or not)
         # The squatters: streams that never say hello, more than one address may hold.
         squatters = [Stream(ladder.address) for _ in range(40)]
         try:
@@ -106,9 +111,6 @@ def attacked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         finally:
             for s in squatters:
                 s.close()
-        out["impostor"] = refusal(ladder.address, hello(tokens["honest1"], name="x"))
-        out["stranger"] = refusal(ladder.address, hello("f" * 32, name="x"))
-        out["banned"] = refusal(ladder.address, hello(tokens["banned"], name="x"))
         seen = ladder.leaderboard()["matches"]
         out["board"] = until(
             lambda: (
