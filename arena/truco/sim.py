@@ -62,8 +62,14 @@ _ENVIDO_CALLS = {c: Call(c) for c in EnvidoCall}
 _KEY: dict[Action, tuple[int, int, int]] = {
     a: sort_key(a)
     for a in (
-        *PLAYS, *_TRUCO_CALLS, *_ENVIDO_CALLS.values(), QUIERO, NO_QUIERO,
-        *(Declare(p) for p in range(40)), SON_BUENAS, MAZO,
+        *PLAYS,
+        *_TRUCO_CALLS,
+        *_ENVIDO_CALLS.values(),
+        QUIERO,
+        NO_QUIERO,
+        *(Declare(p) for p in range(40)),
+        SON_BUENAS,
+        MAZO,
     )  # fmt: skip
 }
 
