@@ -58,31 +58,35 @@ def decision_rng(seed: int | str, *position: object) -> random.Random:
 class Tally:
     """Sums of the values each candidate scored, one value per world."""
 
-    __slots__ = ("n", "sums", "squares")
+    __slots__ = ("n", "weight", "sums", "squares")
 
     def __init__(self, candidates: int) -> None:
         self.n = 0
+        self.weight = 0.0
         self.sums = [0.0] * candidates
         self.squares = [0.0] * candidates
 
-    def add(self, values: Sequence[float]) -> None:
-        """One world's value for every candidate, in order."""
+    def add(self, values: Sequence[float], weight: float = 1.0) -> None:
+        """One world's value for every candidate, in order, and the world's weight (a
+        bot may weigh its worlds by how likely each makes what the others did)."""
         self.n += 1
+        self.weight += weight
         sums, squares = self.sums, self.squares
         for i, v in enumerate(values):
-            sums[i] += v
-            squares[i] += v * v
+            sums[i] += weight * v
+            squares[i] += weight * v * v
 
     def mean(self, i: int) -> float:
-        return self.sums[i] / self.n if self.n else 0.0
+        return self.sums[i] / self.weight if self.weight else 0.0
 
     def stderr(self, i: int) -> float:
-        """The standard error of candidate ``i``'s mean (0 with fewer than two worlds)."""
+        """The standard error of candidate ``i``'s mean, counting worlds as if equally
+        weighted (0 with fewer than two worlds)."""
         n = self.n
-        if n < 2:
+        if n < 2 or not self.weight:
             return 0.0
-        mean = self.sums[i] / n
-        var = max(0.0, self.squares[i] / n - mean * mean) * n / (n - 1)
+        mean = self.sums[i] / self.weight
+        var = max(0.0, self.squares[i] / self.weight - mean * mean) * n / (n - 1)
         return math.sqrt(var / n)
 
     def best(self) -> int:
@@ -98,10 +102,13 @@ def search(
     score: Callable[[object, random.Random], Sequence[float]],
     rng: random.Random,
     more: Callable[[int], bool],
+    weigh: Callable[[object], float] | None = None,
 ) -> Tally:
     """The sampling loop: while ``more(worlds so far)``, draw a world and score every
-    candidate in it (``score`` returns one value per candidate)."""
+    candidate in it (``score`` returns one value per candidate), weighed by
+    ``weigh(world)`` when given."""
     tally = Tally(candidates)
     while more(tally.n):
-        tally.add(score(draw(rng), rng))
+        world = draw(rng)
+        tally.add(score(world, rng), 1.0 if weigh is None else weigh(world))
     return tally

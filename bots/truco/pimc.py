@@ -50,9 +50,11 @@ def equity(state: sim.Sim, seat: int) -> float:
 
 
 def policy(state: sim.Sim, rng: random.Random) -> Action:
-    """A quick player from its own cards: Envido on a good count, Truco on strong cards,
-    answers by the same thresholds, and the cheapest card that wins the trick (the lowest
-    when its partner is already winning or nothing wins)."""
+    """A quick player from its own cards, with the thresholds of the bundled heuristics:
+    Envido on 27 or more, Truco on strong cards (a bluff now and then once a trick is
+    won), answers that accept whenever the cards give a fair chance, and the cheapest
+    card that wins the trick (the lowest when its partner is already winning or nothing
+    wins)."""
     asked, seat = state.asked()
     b = state.bout
     moves = state._legal(asked, seat)
@@ -61,27 +63,29 @@ def policy(state: sim.Sim, rng: random.Random) -> Action:
     if asked == sim.ANSWER_ENVIDO:
         points = state.envido[seat]
         falta = b.ecalls[-1] is EnvidoCall.FALTA_ENVIDO
-        if points >= 31 and not falta and rng.random() < 0.5:
-            raises = [m for m in moves if isinstance(m, Call) and m.call is EnvidoCall.ENVIDO]
+        if points >= 30 and not falta and rng.random() < 0.5:
+            raises = [m for m in moves if isinstance(m, Call) and m.call is EnvidoCall.REAL_ENVIDO]
             if raises:
                 return raises[0]
-        return QUIERO if points >= (30 if falta else 27) else NO_QUIERO
+        return QUIERO if points >= (29 if falta else 25) else NO_QUIERO
     if asked == sim.ANSWER_TRUCO:
         eq = equity(state, seat)
         if eq > 0.8 and rng.random() < 0.5:
             raises = [m for m in moves if isinstance(m, Call) and isinstance(m.call, TrucoCall)]
             if raises:
                 return raises[0]
-        return QUIERO if eq > 0.45 else NO_QUIERO
+        return QUIERO if eq > 0.3 else NO_QUIERO
     # PLAY
     calls = [m for m in moves if isinstance(m, Call)]
     if calls:
         envido = [m for m in calls if m.call is EnvidoCall.ENVIDO]
-        if envido and state.envido[seat] >= 28 and rng.random() < 0.7:
+        if envido and state.envido[seat] >= 27:
             return envido[0]
         truco = [m for m in calls if isinstance(m.call, TrucoCall)]
-        if truco and equity(state, seat) > 0.75 and rng.random() < 0.6:
-            return truco[0]
+        if truco:
+            eq = equity(state, seat)
+            if eq > 0.72 or (b.closed and eq > 0.3 and rng.random() < 0.1):
+                return truco[0]
     hand = state.hands[seat]
     if len(hand) == 1:
         return sim.PLAYS[hand[0]]
@@ -101,14 +105,72 @@ def policy(state: sim.Sim, rng: random.Random) -> Action:
     return sim.PLAYS[low]
 
 
+def _envido_strength(state: sim.Sim, seat: int) -> float:
+    """The seat's envido (R9) on a 0..1 scale: 20 or less is nothing, 33 all."""
+    return min(1.0, max(0.0, (state.envido[seat] - 20) / 13))
+
+
+def likelihood(state: sim.Sim, seat: int, action: Action) -> float:
+    """How likely, up to a factor the same in every world, ``seat`` was to take
+    ``action`` here with the cards it holds in this world: calls and acceptances grow
+    with its strength, refusals and silence shrink with it. A reading of the table, not a
+    rule: it weighs the worlds; the sampler keeps them exact."""
+    asked, _ = state.asked()
+    if asked == sim.DECLARE:
+        return 1.0
+    legal = state._legal(asked, seat)
+    out = 1.0
+    envido_open = any(isinstance(m, Call) and isinstance(m.call, EnvidoCall) for m in legal)
+    truco_open = any(isinstance(m, Call) and isinstance(m.call, TrucoCall) for m in legal)
+    is_call = isinstance(action, Call)
+    if asked == sim.ANSWER_ENVIDO:
+        e = _envido_strength(state, seat)
+        if is_call:
+            return 0.05 + e * e
+        return 0.1 + e if action == QUIERO else 1.1 - e
+    eq = equity(state, seat)
+    if asked == sim.ANSWER_TRUCO:
+        if is_call and isinstance(action.call, EnvidoCall):  # type: ignore[union-attr]
+            return 0.1 + _envido_strength(state, seat)
+        if is_call:
+            return 0.05 + eq * eq
+        return 0.15 + eq if action == QUIERO else 1.15 - eq
+    # PLAY: a call made, or one not made when it could have been
+    if envido_open:
+        e = _envido_strength(state, seat)
+        called = is_call and isinstance(action.call, EnvidoCall)  # type: ignore[union-attr]
+        out *= 0.1 + e if called else 1.1 - e
+    if truco_open and not (is_call and isinstance(action.call, EnvidoCall)):  # type: ignore[union-attr]
+        called = is_call and isinstance(action.call, TrucoCall)  # type: ignore[union-attr]
+        out *= 0.1 + eq if called else 1.1 - eq
+    return out
+
+
+def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, float]:
+    """``sim.from_view`` with the world's weight: the likelihood of every other seat's
+    actions in this play."""
+    state = sim.Sim.start(sim.rules_of(view), dealt, view.dealer, duels=view.kind == "duels",
+                          scores=view.scores)  # fmt: skip
+    weight = 1.0
+    for play in view.plays:
+        for seat, action in play.log:
+            if seat != view.seat:
+                weight *= likelihood(state, seat, action)
+            state.apply(action, seat)
+    return state, weight
+
+
 class Bot(BaseBot):
     name = "pimc"
     version = "1.0"
     games = ("truco",)
 
-    def __init__(self, seed: int | str = 0, budget: float = 0.05, samples: int = 0) -> None:
+    def __init__(
+        self, seed: int | str = 0, budget: float = 0.05, samples: int = 0, read: bool = True
+    ) -> None:
         self.seed = seed
         self.options = SearchOptions(budget=budget, samples=samples)
+        self.read = bool(read)
 
     def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:  # type: ignore[override]
         if len(legal) == 1:
@@ -122,20 +184,21 @@ class Bot(BaseBot):
         team = view.seat % 2
         actions = list(legal)
 
-        def draw(rng: random.Random) -> sim.Sim:
-            return sim.from_view(view, sampler.sample(rng))
+        def draw(rng: random.Random) -> tuple[sim.Sim, float]:
+            return replay(view, sampler.sample(rng))
 
         def score(world: object, rng: random.Random) -> list[float]:
-            assert isinstance(world, sim.Sim)
+            state = world[0]  # type: ignore[index]
             values = []
             for action in actions:
-                child = world.copy()
+                child = state.copy()
                 child.step(action)
                 points = child.playout(rng, policy)
                 values.append(points[team] - points[1 - team])
             return values
 
-        return search(len(actions), draw, score, rng, more).best()
+        weigh = (lambda world: world[1]) if self.read else None  # type: ignore[index]
+        return search(len(actions), draw, score, rng, more, weigh).best()
 
 
 PimcBot = Bot
