@@ -21,6 +21,7 @@ so that its play repeats exactly (``bots.searching``).
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -105,44 +106,57 @@ def policy(state: sim.Sim, rng: random.Random) -> Action:
     return sim.PLAYS[low]
 
 
-def _envido_strength(state: sim.Sim, seat: int) -> float:
-    """The seat's envido (R9) on a 0..1 scale: 20 or less is nothing, 33 all."""
-    return min(1.0, max(0.0, (state.envido[seat] - 20) / 13))
+def _sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-x))
+
+
+def _envido_call(state: sim.Sim, seat: int) -> float:
+    """The chance a table player calls (or accepts) the Envido with this hand: likely from
+    27 (R9), a bluff now and then below."""
+    return 0.05 + 0.9 * _sigmoid((state.envido[seat] - 26.5) / 1.5)
+
+
+def _truco_call(state: sim.Sim, seat: int) -> float:
+    """The chance a table player calls the Truco with these cards: likely on strong cards,
+    a bluff one time in ten otherwise."""
+    return 0.1 + 0.85 * _sigmoid((equity(state, seat) - 0.7) / 0.08)
 
 
 def likelihood(state: sim.Sim, seat: int, action: Action) -> float:
     """How likely, up to a factor the same in every world, ``seat`` was to take
-    ``action`` here with the cards it holds in this world: calls and acceptances grow
-    with its strength, refusals and silence shrink with it. A reading of the table, not a
-    rule: it weighs the worlds; the sampler keeps them exact."""
+    ``action`` here with the cards it holds in this world: calls grow likely with its
+    strength, silence and refusals with its weakness. A reading of the table, not a rule:
+    it weighs the worlds; the sampler keeps them exact."""
     asked, _ = state.asked()
     if asked == sim.DECLARE:
         return 1.0
     legal = state._legal(asked, seat)
-    out = 1.0
-    envido_open = any(isinstance(m, Call) and isinstance(m.call, EnvidoCall) for m in legal)
-    truco_open = any(isinstance(m, Call) and isinstance(m.call, TrucoCall) for m in legal)
     is_call = isinstance(action, Call)
+    envido_call = is_call and isinstance(action.call, EnvidoCall)  # type: ignore[union-attr]
+    truco_call = is_call and isinstance(action.call, TrucoCall)  # type: ignore[union-attr]
     if asked == sim.ANSWER_ENVIDO:
-        e = _envido_strength(state, seat)
+        e = _envido_call(state, seat)
         if is_call:
-            return 0.05 + e * e
-        return 0.1 + e if action == QUIERO else 1.1 - e
-    eq = equity(state, seat)
+            return e * e
+        accept = 0.05 + 0.9 * _sigmoid((state.envido[seat] - 24.5) / 1.5)
+        return accept if action == QUIERO else 1 - accept
     if asked == sim.ANSWER_TRUCO:
-        if is_call and isinstance(action.call, EnvidoCall):  # type: ignore[union-attr]
-            return 0.1 + _envido_strength(state, seat)
-        if is_call:
-            return 0.05 + eq * eq
-        return 0.15 + eq if action == QUIERO else 1.15 - eq
-    # PLAY: a call made, or one not made when it could have been
-    if envido_open:
-        e = _envido_strength(state, seat)
-        called = is_call and isinstance(action.call, EnvidoCall)  # type: ignore[union-attr]
-        out *= 0.1 + e if called else 1.1 - e
-    if truco_open and not (is_call and isinstance(action.call, EnvidoCall)):  # type: ignore[union-attr]
-        called = is_call and isinstance(action.call, TrucoCall)  # type: ignore[union-attr]
-        out *= 0.1 + eq if called else 1.1 - eq
+        if envido_call:
+            return _envido_call(state, seat)
+        eq = equity(state, seat)
+        if truco_call:
+            return _truco_call(state, seat) ** 2
+        accept = 0.1 + 0.85 * _sigmoid((eq - 0.3) / 0.1)
+        return accept if action == QUIERO else 1 - accept
+    out = 1.0  # PLAY: a call made, or one not made when it could have been
+    if any(isinstance(m, Call) and isinstance(m.call, EnvidoCall) for m in legal):
+        e = _envido_call(state, seat)
+        out *= e if envido_call else 1 - e
+    if not envido_call and any(
+        isinstance(m, Call) and isinstance(m.call, TrucoCall) for m in legal
+    ):
+        t = _truco_call(state, seat)
+        out *= t if truco_call else 1 - t
     return out
 
 
