@@ -6,7 +6,8 @@ per deal, and the leaderboard's own probability that pimc is the better player. 
 30's goal: pimc first, with P(better than sharp) >= 0.99, in every form, over 200 rounds.
 
 Run: ``python bench/ruff_strength.py [--rounds 200] [--form double --form single-3]
-[--pimc pimc:budget=0.05] [--results DIR]``. Long: pimc thinks 50 ms a decision.
+[--pimc pimc:budget=0.05] [--minutes M] [--results DIR]``. Long: pimc thinks 50 ms a
+decision; ``--minutes`` stops each tournament then and rates the matches played.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ def main() -> None:
     parser.add_argument("--pimc", default="pimc", help="the search entrant, options included")
     parser.add_argument("--form", choices=sorted(FORMS), action="append")
     parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument(
+        "--minutes", type=float, help="stop each tournament after this long, rate what was played"
+    )
     parser.add_argument("--results", type=Path, help="keep each run in DIR/FORM")
     args = parser.parse_args()
     if args.rounds < 1:

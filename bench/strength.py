@@ -12,13 +12,14 @@ The goal (issue 30): the search bot first, and P(better than the best heuristic 
 from __future__ import annotations
 
 import math
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from arena.leaderboard import read_leaderboard_json
+from arena.leaderboard import build_leaderboard, load_matches
 from arena.ratings import DEFAULT_PARAMS, Rating, prob_better
 
 GOAL = 0.99
@@ -28,6 +29,18 @@ def match_chance(me: Rating, other: Rating, beta: float = DEFAULT_PARAMS.beta) -
     """TrueSkill's chance that ``me`` finishes above ``other`` in one match."""
     z = (me.mu - other.mu) / math.sqrt(2 * beta**2 + me.sigma**2 + other.sigma**2)
     return 0.5 * (1 + math.erf(z / math.sqrt(2)))
+
+
+def points_per(row: object) -> str:
+    """A row's points per hand (Truco: for and against) or per deal (Ruff)."""
+    made = getattr(row, "points_for_per_hand", None)
+    if made is not None:
+        return f"{made:.2f} (against {getattr(row, 'points_against_per_hand', 0):.2f})"
+    for name in ("points_per_deal", "avg_score_per_deal"):
+        value = getattr(row, name, None)
+        if value is not None:
+            return f"{value:.2f}"
+    return "—"
 
 
 def run_form(
@@ -40,23 +53,36 @@ def run_form(
     seed: int,
     results: Path,
     unit: str,
+    minutes: float | None = None,
 ) -> bool:
     """One tournament of ``bots`` (the search bot first, ``best`` the heuristic to beat);
-    prints its standings and returns whether the goal is met."""
+    prints its standings and returns whether the goal is met. With ``minutes``, the
+    tournament is interrupted then (SIGINT: it keeps every finished match) and the matches
+    played are rated as they stand, and said to be fewer."""
     cmd = [
         sys.executable, "-m", "arena.cli", "tournament", "--in-process", "--quiet",
         "--game", game, *options, "--rounds", str(rounds), "--seed", str(seed),
         "--bots", ",".join(bots), "--results", str(results),
     ]  # fmt: skip
     started = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    try:
+        code = proc.wait(timeout=None if minutes is None else minutes * 60)
+    except subprocess.TimeoutExpired:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait()
     took = time.perf_counter() - started
-    rows, _ = read_leaderboard_json(results / "leaderboard.json")
-    print(f"{game} {label}, {rounds} rounds, seed {seed} ({took:.0f}s): "
-          + " > ".join(r.bot for r in rows))  # fmt: skip
-    me = next(r for r in rows if r.bot == bots[0].split(":")[0])
+    records = load_matches(results / "matches.jsonl")
+    if code not in (0, 130) or not records:
+        raise SystemExit(f"the {game} {label} tournament failed (exit {code})")
+    rows = build_leaderboard(records, None, game=game)
+    cut = "" if code == 0 else f", stopped after {took / 60:.0f} min"
+    print(f"{game} {label}, {len(records)} matches of {rounds} rounds{cut}, seed {seed} "
+          f"({took:.0f}s): " + " > ".join(r.bot for r in rows))  # fmt: skip
+
+    me = next(r for r in rows if r.bot == bots[0])
     for row in rows:
-        per = "—" if row.avg_score_per_deal is None else f"{row.avg_score_per_deal:.2f}"
+        per = points_per(row)
         share = row.wins / max(row.matches, 1)
         print(
             f"  {row.bot:>8}: wins {row.wins:g}/{row.matches} ({share:.0%}), "

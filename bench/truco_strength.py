@@ -6,7 +6,8 @@ leaderboard's own probability that pimc is the better player. Issue 30's goal: p
 first, with P(better than shrewd) >= 0.99, at every seat count, over 200 rounds.
 
 Run: ``python bench/truco_strength.py [--rounds 200] [--seats 2 --seats 4]
-[--pimc pimc:budget=0.05] [--results DIR]``. Long: pimc thinks 50 ms a decision.
+[--pimc pimc:budget=0.05] [--minutes M] [--results DIR]``. Long: pimc thinks 50 ms a
+decision; ``--minutes`` stops each tournament then and rates the matches played.
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ def main() -> None:
     parser.add_argument("--pimc", default="pimc", help="the search entrant, options included")
     parser.add_argument("--seats", type=int, choices=(2, 4, 6), action="append")
     parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument(
+        "--minutes", type=float, help="stop each tournament after this long, rate what was played"
+    )
     parser.add_argument("--results", type=Path, help="keep each run in DIR/SEATS")
     args = parser.parse_args()
     if args.rounds < 1:
