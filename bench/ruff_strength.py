@@ -56,6 +56,7 @@ def main() -> None:
                 args.seed,
                 base / form,
                 "deal",
+                args.minutes,
             )  # fmt: skip
             for form in args.form or tuple(FORMS)
         ]

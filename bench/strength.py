@@ -12,7 +12,6 @@ The goal (issue 30): the search bot first, and P(better than the best heuristic 
 from __future__ import annotations
 
 import math
-import signal
 import subprocess
 import sys
 import time
@@ -57,7 +56,7 @@ def run_form(
 ) -> bool:
     """One tournament of ``bots`` (the search bot first, ``best`` the heuristic to beat);
     prints its standings and returns whether the goal is met. With ``minutes``, the
-    tournament is interrupted then (SIGINT: it keeps every finished match) and the matches
+    tournament is stopped then (SIGTERM: it keeps every finished match) and the matches
     played are rated as they stand, and said to be fewer."""
     cmd = [
         sys.executable, "-m", "arena.cli", "tournament", "--in-process", "--quiet",
@@ -66,17 +65,19 @@ def run_form(
     ]  # fmt: skip
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    timed_out = False
     try:
         code = proc.wait(timeout=None if minutes is None else minutes * 60)
     except subprocess.TimeoutExpired:
-        proc.send_signal(signal.SIGINT)
+        timed_out = True
+        proc.terminate()  # SIGTERM stops a run as Ctrl-C does (arena.signals)
         code = proc.wait()
     took = time.perf_counter() - started
     records = load_matches(results / "matches.jsonl")
-    if code not in (0, 130) or not records:
+    if (code == 0) == timed_out or not records:
         raise SystemExit(f"the {game} {label} tournament failed (exit {code})")
     rows = build_leaderboard(records, None, game=game)
-    cut = "" if code == 0 else f", stopped after {took / 60:.0f} min"
+    cut = f", stopped after {took / 60:.1f} min" if timed_out else ""
     print(f"{game} {label}, {len(records)} matches of {rounds} rounds{cut}, seed {seed} "
           f"({took:.0f}s): " + " > ".join(r.bot for r in rows))  # fmt: skip
 

@@ -50,6 +50,7 @@ def main() -> None:
                 args.seed,
                 base / str(seats),
                 "hand",
+                args.minutes,
             )  # fmt: skip
             for seats in args.seats or (2, 4, 6)
         ]
