@@ -38,7 +38,7 @@ from arena.ruff.rules import RUB_CARDS
 from arena.ruff.sim import Deal, true_ruff_of
 from arena.ruff.view import RuffView
 
-__all__ = ["Deal", "Partition", "Sampler", "sample_deal"]
+__all__ = ["Deal", "Partition", "Sampler", "deficit", "sample_deal"]
 
 DEAD, THROWN = -1, -2  # bins that are no seat's hand: the head's dead cards, the discards
 
@@ -55,30 +55,43 @@ class Partition:
 
     SHUFFLE_TRIES = 8
 
-    def __init__(self, cards: list[int], caps: list[int], allowed: list[int]) -> None:
+    def __init__(
+        self,
+        cards: list[int],
+        caps: list[int],
+        allowed: list[int],
+        banned: dict[int, int] | None = None,
+    ) -> None:
+        """``banned``: card -> a mask of the bins it may not go to, whatever its suit."""
         if sum(caps) != len(cards):
             raise ValueError(f"{len(cards)} cards for bins of {sum(caps)}")
         self.cards = cards
         self.out_caps = tuple(caps)
         self.allowed = allowed
-        # The bins that take every suit are alike to the counting: they count as one, whose
+        self.banned = banned = dict(banned or {})
+        any_ban = 0
+        for mask in banned.values():
+            any_ban |= mask
+        # The bins that take every card are alike to the counting: they count as one, whose
         # cards are then shared among them at random (every share equally likely).
-        self.open = [i for i, a in enumerate(allowed) if a == 0xF]
-        self.closed = [i for i, a in enumerate(allowed) if a != 0xF]
-        inner = [allowed[i] for i in self.closed] + ([0xF] if self.open else [])
+        self.open = [i for i, a in enumerate(allowed) if a == 0xF and not any_ban >> i & 1]
+        self.closed = [i for i in range(len(caps)) if i not in self.open]
         self.caps = tuple(
             [caps[i] for i in self.closed]
             + ([sum(caps[i] for i in self.open)] if self.open else [])
         )
         groups: dict[tuple[int, ...], list[int]] = {}
-        for suit in range(4):
-            cs = [c for c in cards if c // 13 == suit]
-            if cs:
-                takers = tuple(i for i, a in enumerate(inner) if a >> suit & 1)
-                groups.setdefault(takers, []).extend(cs)
+        for card in cards:
+            ban = banned.get(card, 0)
+            takers = tuple(
+                k
+                for k, i in enumerate(self.closed)
+                if allowed[i] >> (card // 13) & 1 and not ban >> i & 1
+            ) + ((len(self.closed),) if self.open else ())
+            groups.setdefault(takers, []).append(card)
         self.takers = list(groups)
         self.group_cards = list(groups.values())
-        self.free = not self.closed
+        self.free = not self.closed and not banned
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
         self._splits: dict[tuple[int, tuple[int, ...]], _Split] = {}
 
@@ -131,9 +144,11 @@ class Partition:
         for _ in range(1 if self.free else self.SHUFFLE_TRIES):
             rng.shuffle(cards)
             bins, at = [], 0
-            for cap, allowed in zip(self.out_caps, self.allowed, strict=True):
+            for b, (cap, allowed) in enumerate(zip(self.out_caps, self.allowed, strict=True)):
                 part = cards[at : at + cap]
                 if any(not allowed >> (c // 13) & 1 for c in part):
+                    break
+                if self.banned and any(self.banned.get(c, 0) >> b & 1 for c in part):
                     break
                 bins.append(part)
                 at += cap
@@ -202,8 +217,12 @@ class Sampler:
 
     TRIES = 20_000  # draws before giving up on a view (none has come near it in tests)
 
-    def __init__(self, view: RuffView) -> None:
+    def __init__(self, view: RuffView, *, bounds: bool = True) -> None:
+        """``bounds=False`` drops the announcements' bounds (F4) from the draw: faster
+        where they are tight, and no longer exact; ``deficit`` says how far a draw falls
+        short of them, for a bot that would rather weigh its worlds."""
         self.view = view
+        self.bounds = bounds
         n, me = len(view.names), view.seat
         self.seats, self.me = n, me
         self.hand_size = view.hand_size
@@ -274,6 +293,22 @@ class Sampler:
                 else:
                     fixed[card] = where[self.shown.seat]
         unseen = [c for c in range(52) if c not in seen and c not in fixed and c not in either]
+        # Cards some bins cannot hold, whatever their suit: above the shown ruff's lowest
+        # card, its suit's unshown cards are not the winner's (F6); the trump ace is no
+        # other seat's when the dealer rubs (F5).
+        banned: dict[int, int] = {}
+        shown = self.shown
+        if shown is not None and shown.seat != me and not (self.mixed and shown.seat == r):
+            dealt_shown = [int(c) for c in shown.cards if int(c) != self.turned]
+            short = self.turned in {int(c) for c in shown.cards}  # all its dealt cards shown
+            floor = min((c % 13 for c in dealt_shown), default=13)
+            for c in unseen:
+                if c // 13 == shown.suit and (short or c % 13 > floor):
+                    banned[c] = banned.get(c, 0) | 1 << where[shown.seat]
+        if r is not None and r == view.dealer and self.ace in unseen:
+            for s in others:
+                if s != r:
+                    banned[self.ace] = banned.get(self.ace, 0) | 1 << where[s]
         self.bins = bins
         # One case per way to share the rubber's known cards between its hand and its
         # discards, weighed by its number of deals.
@@ -291,7 +326,7 @@ class Sampler:
                     ok = ok and case_caps[b] >= 0 and bool(allowed[b] >> (card // 13) & 1)
                 if not ok:
                     continue
-                part = Partition(unseen, case_caps, allowed)
+                part = Partition(unseen, case_caps, allowed, banned)
                 if part.total:
                     self.cases.append((placed, part))
                     weights.append(part.total)
@@ -347,9 +382,10 @@ class Sampler:
     def _fits(self, dealt: list[tuple[int, ...]]) -> bool:
         """The announcements (F4), the rubber (F5) and the shown ruff (F6)."""
         turned = self.turned
-        for seat, number in self.announced.items():
-            if seat != self.me and true_ruff_of(_mask(dealt[seat]), turned) < number:
-                return False
+        if self.bounds:
+            for seat, number in self.announced.items():
+                if seat != self.me and true_ruff_of(_mask(dealt[seat]), turned) < number:
+                    return False
         hands = [[CARDS[c] for c in h] for h in dealt]
         if self.rubber is not None and rubber(hands, self.trump, self.view.dealer) != self.rubber:
             return False
@@ -360,6 +396,17 @@ class Sampler:
             if suit != shown.suit or cards != tuple(shown.cards):
                 return False
         return True
+
+
+def deficit(view: RuffView, deal: Deal) -> int:
+    """How many points, in all, the other seats' true ruffs in ``deal`` fall short of what
+    they announced (F4): 0 for every deal the exact sampler draws."""
+    turned = int(view.turned)
+    return sum(
+        max(0, number - true_ruff_of(_mask(deal.dealt[seat]), turned))
+        for seat, number in view.announcements
+        if seat != view.seat
+    )
 
 
 def sample_deal(view: RuffView, rng: random.Random) -> Deal:
