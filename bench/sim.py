@@ -121,7 +121,7 @@ def other_game(args: argparse.Namespace) -> None:
     else:
         seats = args.seats or 4
         try:
-            rules = RuffRules(form=args.form, seats=seats)  # type: ignore[arg-type]
+            rules = RuffRules(form=args.form, seats=seats)
         except ValueError as exc:
             raise SystemExit(f"bench/sim.py: {exc}") from None
         what = f"ruff, {args.form} {seats} seats: a deal"

@@ -78,7 +78,7 @@ def brute_force(view: TrucoView) -> dict[Placement, int]:
         seat = others[i]
         for hidden in itertools.combinations(left, needs[i]):
             w = orders_that_fit(
-                know.known[seat] + hidden, know.declared[seat], know.shown[seat], know.count
+                know.known[seat] + hidden, know.declared[seat], know.shown[seat], know.envido_count
             )
             if w:
                 rest = tuple(c for c in left if c not in hidden)

@@ -237,9 +237,9 @@ class Sampler:
             if not trick:
                 continue
             led = trick[0][1] // 13
-            for seat, card in trick:
-                self.played[seat].append(int(card))
-                if card // 13 != led:
+            for seat, played in trick:
+                self.played[seat].append(int(played))
+                if played // 13 != led:
                     voids[seat] |= 1 << led  # ruling F7: it showed out
         self.voids = voids
         self.dealt_me = tuple(int(c) for c in view.dealt)
@@ -284,8 +284,8 @@ class Sampler:
             if r != view.dealer and self.ace not in seen:
                 either.append(self.ace)  # ruling F5: it rubs because it dealt the ace
         if self.shown is not None and self.shown.seat != me:
-            for c in self.shown.cards:
-                card = int(c)
+            for shown_card in self.shown.cards:
+                card = int(shown_card)
                 if card in seen or card in either:
                     continue
                 if self.shown.seat == r and self.mixed:
@@ -299,12 +299,12 @@ class Sampler:
         banned: dict[int, int] = {}
         shown = self.shown
         if shown is not None and shown.seat != me and not (self.mixed and shown.seat == r):
-            dealt_shown = [int(c) for c in shown.cards if int(c) != self.turned]
-            short = self.turned in {int(c) for c in shown.cards}  # all its dealt cards shown
-            floor = min((c % 13 for c in dealt_shown), default=13)
-            for c in unseen:
-                if c // 13 == shown.suit and (short or c % 13 > floor):
-                    banned[c] = banned.get(c, 0) | 1 << where[shown.seat]
+            dealt_shown = [int(x) for x in shown.cards if int(x) != self.turned]
+            short = self.turned in {int(x) for x in shown.cards}  # all its dealt cards shown
+            floor = min((x % 13 for x in dealt_shown), default=13)
+            for u in unseen:
+                if u // 13 == shown.suit and (short or u % 13 > floor):
+                    banned[u] = banned.get(u, 0) | 1 << where[shown.seat]
         if r is not None and r == view.dealer and self.ace in unseen:
             for s in others:
                 if s != r:

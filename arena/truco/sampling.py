@@ -47,7 +47,7 @@ class Knowledge(NamedTuple):
     declared: tuple[int | None, ...]  # per seat: its declared envido (R9), if any
     shown: tuple[tuple[int, ...] | None, ...]  # per seat: the cards it showed (R9), if any
     pool: tuple[int, ...]  # the unseen cards whose holder is unknown
-    count: EnvidoCount
+    envido_count: EnvidoCount
 
 
 def knowledge(view: TrucoView) -> Knowledge:
@@ -72,8 +72,8 @@ def knowledge(view: TrucoView) -> Knowledge:
                 declared[seat] = points
         if play.shown is not None:
             seat, cards = play.shown
-            shown[seat] = tuple(CARD_INDEX[c] for c in cards)
-            for c in shown[seat]:
+            showed = shown[seat] = tuple(CARD_INDEX[c] for c in cards)
+            for c in showed:
                 see(seat, c)
     dealt = tuple(CARD_INDEX[c] for c in view.dealt)
     seen = set(dealt).union(*known)
@@ -86,7 +86,7 @@ def knowledge(view: TrucoView) -> Knowledge:
         declared=tuple(declared),
         shown=tuple(shown),
         pool=tuple(c for c in range(len(DECK)) if c not in seen),
-        count=EnvidoCount(view.envido_count),
+        envido_count=EnvidoCount(view.envido_count),
     )
 
 
@@ -147,12 +147,12 @@ class Sampler:
                 continue
             have = set(know.known[seat])
             sets, weights = [], []
-            for three in _by_score(know.count).get(points, ()):
+            for three in _by_score(know.envido_count).get(points, ()):
                 hidden = [c for c in three if c not in have]
                 if len(hidden) + len(have) != HAND or not pool.issuperset(hidden):
                     continue
                 shown = know.shown[seat]
-                weight = 6 if shown is None else shown_orders(three, shown, know.count)
+                weight = 6 if shown is None else shown_orders(three, shown, know.envido_count)
                 if weight:
                     sets.append(tuple(hidden))
                     weights.append(weight)

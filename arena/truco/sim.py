@@ -59,9 +59,7 @@ _SUIT = tuple(i // 10 for i in range(len(DECK)))  # DECK is suit by suit, 10 ran
 PLAYS = tuple(Play(c) for c in DECK)
 _TRUCO_CALLS = tuple(Call(c) for c in TRUCO_LADDER)
 _ENVIDO_CALLS = {c: Call(c) for c in EnvidoCall}
-_KEY: dict[Action, tuple[int, int, int]] = {
-    a: sort_key(a)
-    for a in (
+_INTERNED: tuple[Action, ...] = (
         *PLAYS,
         *_TRUCO_CALLS,
         *_ENVIDO_CALLS.values(),
@@ -71,7 +69,7 @@ _KEY: dict[Action, tuple[int, int, int]] = {
         SON_BUENAS,
         MAZO,
     )  # fmt: skip
-}
+_KEY: dict[Action, tuple[int, int, int]] = {a: sort_key(a) for a in _INTERNED}
 
 # What is asked, as small ints (as ``arena.truco.state.Asked``).
 PLAY, ANSWER_TRUCO, ANSWER_ENVIDO, DECLARE, OVER = 0, 1, 2, 3, 4
@@ -505,11 +503,11 @@ def from_view(view: TrucoView, dealt: Sequence[Sequence[int | Card]]) -> Sim:
     """The ``Sim`` of the hand a view shows, with every seat's dealt cards as in ``dealt``
     (from ``Sampler.sample``; the view's own seat must get its own cards): the hand is
     started and every action in the view replayed on it."""
-    dealt = [tuple(c if isinstance(c, int) else CARD_INDEX[c] for c in h) for h in dealt]
-    if sorted(dealt[view.seat]) != sorted(CARD_INDEX[c] for c in view.dealt):
+    cards = [[c if isinstance(c, int) else CARD_INDEX[c] for c in h] for h in dealt]
+    if sorted(cards[view.seat]) != sorted(CARD_INDEX[c] for c in view.dealt):
         raise ValueError(f"dealt[{view.seat}] is not the view's own hand")
     s = Sim.start(
-        rules_of(view), dealt, view.dealer, duels=view.kind == "duels", scores=view.scores
+        rules_of(view), cards, view.dealer, duels=view.kind == "duels", scores=view.scores
     )
     for play in view.plays:
         for seat, action in play.log:

@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from arena.bot import BaseBot
 from arena.cards import CARD_SLICES, CARDS, SUIT_MASKS, Card
 from arena.ruff import sim
-from arena.ruff.actions import ANNOUNCES, Action, Announce, Discard, Play
+from arena.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard, Play
 from arena.ruff.rules import RUB_CARDS
 from arena.ruff.sampling import Sampler, deficit
 from arena.ruff.view import RuffView
@@ -131,7 +131,7 @@ def policy(state: sim.Sim, rng: random.Random) -> Action:
     if state.phase == sim.RUB:
         hand = [CARDS[c] for c in CARD_SLICES.of_mask(state.hands[state.turn])]
         return Discard(sharp_discards(hand, state.trump))
-    return sim.PLAYS[card_policy(state, rng)]
+    return PLAYS[card_policy(state, rng)]
 
 
 def value(points: Sequence[int], side: int) -> float:
@@ -203,7 +203,7 @@ class Bot(BaseBot):
                 values.append(total / PLAYOUTS)
             return values
 
-        weigh = lambda world: world[1]  # type: ignore[index]  # noqa: E731
+        weigh = lambda world: world[1]  # noqa: E731
         return candidates[search(len(candidates), draw, score, rng, more, weigh).best()]
 
     @staticmethod
@@ -215,6 +215,7 @@ class Bot(BaseBot):
             return [Discard(cards) for cards in discard_candidates(view.hand, view.trump)]
         assert isinstance(first, Announce)
         true = legal[-1]
+        assert isinstance(true, Announce)
         out: list[Action] = [true]
         if len(view.announcements) == len(view.names) - 1:  # the last to announce
             best = max(n for _, n in view.announcements)

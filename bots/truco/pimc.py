@@ -211,7 +211,7 @@ class Bot(BaseBot):
                 values.append(points[team] - points[1 - team])
             return values
 
-        weigh = (lambda world: world[1]) if self.read else None  # type: ignore[index]
+        weigh = (lambda world: world[1]) if self.read else None
         return search(len(actions), draw, score, rng, more, weigh).best()
 
 
