@@ -81,7 +81,10 @@ def run_form(
     print(f"{game} {label}, {len(records)} matches of {rounds} rounds{cut}, seed {seed} "
           f"({took:.0f}s): " + " > ".join(r.bot for r in rows))  # fmt: skip
 
-    me = next(r for r in rows if r.bot == bots[0])
+    def base(name: str) -> str:
+        return name.split("#", 1)[0]
+
+    me = next(r for r in rows if base(r.bot) == bots[0])  # the best-placed copy
     for row in rows:
         per = points_per(row)
         share = row.wins / max(row.matches, 1)
@@ -89,10 +92,11 @@ def run_form(
             f"  {row.bot:>8}: wins {row.wins:g}/{row.matches} ({share:.0%}), "
             f"points/{unit} {per}, mu {row.mu:.2f} sigma {row.sigma:.2f}"
         )
-    goal = rows[0] is me
+    goal = base(rows[0].bot) == bots[0]
+    rival = next(r for r in rows if base(r.bot) == best)  # the best-placed copy
     mine = Rating(me.mu, me.sigma)
     for other in rows:
-        if other is me:
+        if base(other.bot) == bots[0]:
             continue
         theirs = Rating(other.mu, other.sigma)
         p = prob_better(mine, theirs)
@@ -100,7 +104,7 @@ def run_form(
             f"  P({me.bot} better than {other.bot}) = {p:.4f} "
             f"(finishes above it in one match: {match_chance(mine, theirs):.4f})"
         )
-        if other.bot == best:
+        if other is rival:
             goal = goal and p >= GOAL
     print(f"  goal (first, P(better than {best}) >= {GOAL}): {'met' if goal else 'NOT met'}")
     return goal

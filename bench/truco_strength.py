@@ -1,6 +1,7 @@
 """How strong is Truco's ``pimc``: in-process tournaments against shrewd, basic and random.
 
-One seeded ``arena tournament --in-process`` per seat count (2, 4 and 6, R2), reported by
+One seeded ``arena tournament --in-process`` per seat count (2, 4 and 6, R2; at six, two
+pimc, two shrewd, basic and random, each compared by its best-placed copy), reported by
 ``bench/strength.py``: the leaderboard's order, wins and points per hand, and the
 leaderboard's own probability that pimc is the better player. Issue 30's goal: pimc
 first, with P(better than shrewd) >= 0.99, at every seat count, over 200 rounds.
@@ -22,6 +23,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/strength.py, r
 from strength import run_form  # noqa: E402
 
 OPPONENTS = ("shrewd", "basic", "random")
+SIX = (
+    "shrewd",
+    "shrewd",
+    "basic",
+    "random",
+)  # six seats need six entrants: two of each search and best
 
 
 def main() -> None:
@@ -44,7 +51,7 @@ def main() -> None:
                 "truco",
                 f"{seats} seats",
                 ["--seats", str(seats)],
-                (args.pimc, *OPPONENTS),
+                (args.pimc, *OPPONENTS) if seats < 6 else (args.pimc, args.pimc, *SIX),
                 "shrewd",
                 args.rounds,
                 args.seed,

@@ -106,9 +106,13 @@ def search(
 ) -> Tally:
     """The sampling loop: while ``more(worlds so far)``, draw a world and score every
     candidate in it (``score`` returns one value per candidate), weighed by
-    ``weigh(world)`` when given."""
+    ``weigh(world)`` when given. A ``draw`` that raises TimeoutError ends the loop (the
+    tally may then hold no world: ``Tally.n``)."""
     tally = Tally(candidates)
     while more(tally.n):
-        world = draw(rng)
+        try:
+            world = draw(rng)
+        except TimeoutError:
+            break
         tally.add(score(world, rng), 1.0 if weigh is None else weigh(world))
     return tally

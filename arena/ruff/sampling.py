@@ -29,6 +29,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import random
+import time
 from math import comb, factorial
 from typing import NamedTuple
 
@@ -334,11 +335,15 @@ class Sampler:
             raise ValueError("no deal respects every void this view shows")
         self.cumulative = list(itertools.accumulate(weights))
 
-    def sample(self, rng: random.Random) -> Deal:
-        for _ in range(self.TRIES):
+    def sample(self, rng: random.Random, give_up_at: float | None = None) -> Deal:
+        """One draw. ``give_up_at`` (a ``time.perf_counter()`` time): raise TimeoutError
+        past it rather than go on drawing (for a bot on a clock)."""
+        for tries in range(self.TRIES):
             deal = self._draw(rng)
             if deal is not None:
                 return deal
+            if give_up_at is not None and tries % 8 == 7 and time.perf_counter() > give_up_at:
+                raise TimeoutError("no deal drawn in the time given")
         raise ValueError("no deal found that fits everything this view shows")
 
     def _draw(self, rng: random.Random) -> Deal | None:

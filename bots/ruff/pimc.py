@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import time
 from collections.abc import Sequence
 
 from arena.bot import BaseBot
@@ -39,6 +40,7 @@ from arena.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard, Play
 from arena.ruff.rules import RUB_CARDS
 from arena.ruff.sampling import Sampler, deficit
 from arena.ruff.view import RuffView
+from bots.ruff.sharp import Bot as SharpBot
 from bots.ruff.sharp import discards as sharp_discards
 from bots.searching import SearchOptions, decision_rng, search
 
@@ -175,7 +177,11 @@ class Bot(BaseBot):
     def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:  # type: ignore[override]
         if len(legal) == 1:
             return 0
-        more = self.options.more()
+        started = time.perf_counter()
+        more = self.options.more(started)
+        # On a clock, a draw gives up at the budget's end (then sharp's choice stands in
+        # if no world was drawn); with ``samples`` every draw runs to its end.
+        give_up = None if self.options.samples else started + self.options.budget
         rng = decision_rng(self.seed, view.match_id, view.deal, view.seat, view.phase,
                            len(view.announcements), len(view.tricks), len(view.trick))  # fmt: skip
         candidates = self.candidates(view, legal)
@@ -187,7 +193,7 @@ class Bot(BaseBot):
         side = view.side
 
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
-            deal = sampler.sample(rng)
+            deal = sampler.sample(rng, give_up)
             weight = 1.0 if self.exact else math.exp(-deficit(view, deal) / 4)
             return sim.from_view(view, deal), weight
 
@@ -204,7 +210,10 @@ class Bot(BaseBot):
             return values
 
         weigh = lambda world: world[1]  # noqa: E731
-        return candidates[search(len(candidates), draw, score, rng, more, weigh).best()]
+        tally = search(len(candidates), draw, score, rng, more, weigh)
+        if not tally.n:
+            return SharpBot().act(view, legal)
+        return candidates[tally.best()]
 
     @staticmethod
     def candidates(view: RuffView, legal: Sequence[Action]) -> list[Action]:
