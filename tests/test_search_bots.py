@@ -127,3 +127,13 @@ def test_the_sampling_loop_scores_every_candidate_in_every_world() -> None:
     empty = Tally(2)
     assert empty.mean(0) == 0.0 and empty.best() == 0  # ties go to the first
     assert decision_rng(1, "a", 2).random() == decision_rng(1, "a", 2).random()
+
+
+def test_a_truco_tournament_can_name_pimc_beside_the_heuristic_bots() -> None:
+    """``arena tournament --game truco --bots pimc,shrewd,basic,random`` finds them all."""
+    from arena.run import check_bot_names, load_bot
+
+    check_bot_names(["pimc", "shrewd", "basic", "random"], "truco")
+    check_bot_names(["pimc", "sharp", "steady", "random"], "ruff")
+    assert isinstance(load_bot("pimc:samples=4", "1", "truco"), TrucoPimc)
+    assert isinstance(load_bot("pimc", "1", "ruff"), RuffPimc)
