@@ -5,7 +5,7 @@ fresh shuffle (with the C2 redeal), random bids, a random mode choice at 13, and
 legal cards to the last trick, scored.
 
 * ``baseline``: ``bench/engine.py``'s bare pure-Python loop (lists of (rank, suit) cards).
-* ``sim``: ``arena.truf.sim``: ``random_deal``, ``Sim.start`` and ``playout``.
+* ``sim``: ``arena.games.truf.sim``: ``random_deal``, ``Sim.start`` and ``playout``.
 
 The goal (issue 19) is a simulator at least 1.5 times as fast as the bare loop. The
 referee's own path (views, checks, replay records) is ``bench/engine.py``'s to measure.
@@ -14,7 +14,7 @@ Run: ``python bench/sim.py [--deals N] [--variant target]``. The last line is
 ``playouts/s: N`` (the simulator).
 
 ``--game truco [--seats 2|4|6]`` and ``--game ruff [--form double|single] [--seats
-4|3|2]`` measure ``arena.truco.sim`` and ``arena.ruff.sim`` beside the engine's own bare
+4|3|2]`` measure ``arena.games.truco.sim`` and ``arena.games.ruff.sim`` beside the engine's own bare
 loop: ``TrucoMatch`` / ``RuffMatch`` driven by ``legal_actions`` and ``apply`` alone (no
 views, no bots), random moves both sides (al mazo never, in Truco: a fold ends most hands
 at once). A Truco playout is one hand from its deal (at six seats, team and duel hands
@@ -34,16 +34,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/engine.py, run
 
 from engine import bench_baseline  # noqa: E402
 
-from arena.ruff import sim as ruff_sim  # noqa: E402
-from arena.ruff.rules import RuffRules  # noqa: E402
-from arena.ruff.state import RuffMatch  # noqa: E402
-from arena.run import tune_gc  # noqa: E402
-from arena.truco import sim as truco_sim  # noqa: E402
-from arena.truco.actions import MAZO  # noqa: E402
-from arena.truco.rules import TrucoRules  # noqa: E402
-from arena.truco.state import TrucoMatch  # noqa: E402
-from arena.truf import sim  # noqa: E402
-from arena.truf.rules import TrufRules  # noqa: E402
+from arena.games.ruff import sim as ruff_sim  # noqa: E402
+from arena.games.ruff.rules import RuffRules  # noqa: E402
+from arena.games.ruff.state import RuffMatch  # noqa: E402
+from arena.games.truco import sim as truco_sim  # noqa: E402
+from arena.games.truco.actions import MAZO  # noqa: E402
+from arena.games.truco.rules import TrucoRules  # noqa: E402
+from arena.games.truco.state import TrucoMatch  # noqa: E402
+from arena.games.truf import sim  # noqa: E402
+from arena.games.truf.rules import TrufRules  # noqa: E402
+from arena.play.run import tune_gc  # noqa: E402
 
 
 def bench_sim(deals: int, seed: int, rules: TrufRules) -> float:

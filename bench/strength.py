@@ -2,7 +2,7 @@
 bench/ruff_strength.py): one seeded in-process tournament per seat count or form, and a
 report of its leaderboard: the order, each bot's wins and points per hand or deal, and
 for the search bot against each other bot the leaderboard's own probability that it is
-the better player (``arena.ratings.prob_better``) beside TrueSkill's chance that it
+the better player (``arena.standings.ratings.prob_better``) beside TrueSkill's chance that it
 finishes above the other in one match.
 
 The goal (issue 30): the search bot first, and P(better than the best heuristic bot)
@@ -18,8 +18,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from arena.leaderboard import build_leaderboard, load_matches
-from arena.ratings import DEFAULT_PARAMS, Rating, prob_better
+from arena.standings.leaderboard import build_leaderboard, load_matches
+from arena.standings.ratings import DEFAULT_PARAMS, Rating, prob_better
 
 GOAL = 0.99
 

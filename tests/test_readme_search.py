@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from arena.games import make_game
-from arena.ruff.rules import RuffRules
-from arena.ruff.state import RuffMatch
-from arena.tournament import MatchContext, play_match
-from arena.truco.rules import TrucoRules
+from arena.games.registry import make_game
+from arena.games.ruff.rules import RuffRules
+from arena.games.ruff.state import RuffMatch
+from arena.games.truco.rules import TrucoRules
+from arena.play.tournament import MatchContext, play_match
 from bots.random import Bot as RandomBot
 
 README = Path(__file__).resolve().parents[1] / "README.md"

@@ -1,4 +1,4 @@
-"""``arena.ruff.sampling``: every draw is a deal the view allows, and draws are uniform
+"""``arena.games.ruff.sampling``: every draw is a deal the view allows, and draws are uniform
 over the deals the view allows.
 
 A deal is *consistent* with a view when, dealt that way, the deal could have gone as the
@@ -20,13 +20,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.cards import CARDS
-from arena.ruff import sampling, sim
-from arena.ruff.reckoning import rubber, shown_cards, true_ruff
-from arena.ruff.rules import RuffRules
-from arena.ruff.state import RuffMatch
-from arena.ruff.view import RuffView
-from arena.tricks import follow_suit
+from arena.core.cards import CARDS
+from arena.core.tricks import follow_suit
+from arena.games.ruff import sampling, sim
+from arena.games.ruff.reckoning import rubber, shown_cards, true_ruff
+from arena.games.ruff.rules import RuffRules
+from arena.games.ruff.state import RuffMatch
+from arena.games.ruff.view import RuffView
 
 Placement = tuple[frozenset[int], ...]  # per seat its cards now, then the discards
 

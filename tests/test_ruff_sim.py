@@ -1,4 +1,4 @@
-"""The Ruff and Trump simulator (``arena.ruff.sim``) plays the rules exactly as the engine.
+"""The Ruff and Trump simulator (``arena.games.ruff.sim``) plays the rules exactly as the engine.
 
 About 1,400 random deals in every form and seat count (F1: double; single at 4, 3 and
 2 seats; the alternative deals too, F2) go through both: the same random moves, the same
@@ -12,11 +12,11 @@ import random
 
 import pytest
 
-from arena.cards import CARDS, mask_of
-from arena.ruff import sim
-from arena.ruff.actions import Discard, Play
-from arena.ruff.rules import RuffRules
-from arena.ruff.state import RuffMatch
+from arena.core.cards import CARDS, mask_of
+from arena.games.ruff import sim
+from arena.games.ruff.actions import Discard, Play
+from arena.games.ruff.rules import RuffRules
+from arena.games.ruff.state import RuffMatch
 
 FORMS = {
     "double": (RuffRules(), 70),

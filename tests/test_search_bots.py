@@ -11,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from arena.games import game_entry, make_game
-from arena.ruff.rules import RuffRules
-from arena.tournament import MatchContext, play_match
-from arena.truco.rules import TrucoRules
+from arena.games.registry import game_entry, make_game
+from arena.games.ruff.rules import RuffRules
+from arena.games.truco.rules import TrucoRules
+from arena.play.tournament import MatchContext, play_match
 from bots import bundled_module
 from bots.ruff.pimc import Bot as RuffPimc
 from bots.ruff.pimc import discard_candidates
@@ -59,7 +59,7 @@ def test_ruff_pimc_plays_legal_whole_matches(rules: RuffRules) -> None:
 
 def test_with_samples_their_play_repeats_exactly() -> None:
     """The same seed and sample count: the same choices, whatever ran before."""
-    from arena.truco.state import TrucoMatch
+    from arena.games.truco.state import TrucoMatch
 
     def choices(bot: TrucoPimc) -> list[str]:
         match = TrucoMatch(TrucoRules(seats=2), seed="repeat")
@@ -79,7 +79,7 @@ def test_with_samples_their_play_repeats_exactly() -> None:
 
 
 def test_ruff_discards_searched_are_legal_sets_of_four() -> None:
-    from arena.ruff.state import RuffMatch
+    from arena.games.ruff.state import RuffMatch
 
     match = RuffMatch(RuffRules(), seed="rub")
     while match.phase.value != "rub":
@@ -107,7 +107,7 @@ def test_the_search_bots_are_bundled_but_no_default_entrant() -> None:
 
 
 def _defaults(entry: Any) -> dict[str, Any]:
-    return {field: default for field, default in entry.options.values()}
+    return {option.field: option.default for option in entry.options}
 
 
 def test_search_options_are_checked() -> None:
@@ -131,7 +131,7 @@ def test_the_sampling_loop_scores_every_candidate_in_every_world() -> None:
 
 def test_a_truco_tournament_can_name_pimc_beside_the_heuristic_bots() -> None:
     """``arena tournament --game truco --bots pimc,shrewd,basic,random`` finds them all."""
-    from arena.run import check_bot_names, load_bot
+    from arena.play.run import check_bot_names, load_bot
 
     check_bot_names(["pimc", "shrewd", "basic", "random"], "truco")
     check_bot_names(["pimc", "sharp", "steady", "random"], "ruff")

@@ -1,4 +1,4 @@
-"""``arena.truco.sampling``: every draw is a deal the view allows, and draws follow the
+"""``arena.games.truco.sampling``: every draw is a deal the view allows, and draws follow the
 law of the deals the view allows.
 
 A deal is every seat's three cards in dealt order, all orders alike. It is *consistent*
@@ -19,13 +19,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.truco import sampling, sim
-from arena.truco.actions import MAZO, NO_QUIERO, QUIERO
-from arena.truco.cards import DECK
-from arena.truco.envido import envido_cards, envido_score
-from arena.truco.rules import TrucoRules
-from arena.truco.state import TrucoMatch
-from arena.truco.view import TrucoView
+from arena.games.truco import sampling, sim
+from arena.games.truco.actions import MAZO, NO_QUIERO, QUIERO
+from arena.games.truco.cards import DECK
+from arena.games.truco.envido import envido_cards, envido_score
+from arena.games.truco.rules import TrucoRules
+from arena.games.truco.state import TrucoMatch
+from arena.games.truco.view import TrucoView
 
 Placement = tuple[frozenset[int], ...]  # per seat: its hidden cards (the own seat: none)
 

@@ -1,4 +1,4 @@
-"""The Truco simulator (``arena.truco.sim``) plays the rules exactly as the referee's engine.
+"""The Truco simulator (``arena.games.truco.sim``) plays the rules exactly as the referee's engine.
 
 Thousands of random hands at 2, 4 and 6 seats (duel hands included, R13) go through
 both: the same random moves, the same legal moves at every step (calls, answers,
@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from arena.truco import sim
-from arena.truco.actions import MAZO, Play
-from arena.truco.rules import TrucoRules
-from arena.truco.state import TrucoMatch
+from arena.games.truco import sim
+from arena.games.truco.actions import MAZO, Play
+from arena.games.truco.rules import TrucoRules
+from arena.games.truco.state import TrucoMatch
 
 MATCHES = {2: 200, 4: 230, 6: 350}  # 1,000 hands or more per seat count, to 30 points
 

@@ -2,7 +2,7 @@
 any game), ``steady`` (announces its true ruff, discards its lowest cards, takes a trick
 whenever it can, partner or not) and ``sharp`` (discards to make side-suit voids, counts
 the cards played, leads its masters, keeps off its partner's tricks); and the search bot
-``pimc`` (``bots.ruff.pimc``: Monte Carlo search on ``arena.ruff.sim``, 50 ms a decision;
+``pimc`` (``bots.ruff.pimc``: Monte Carlo search on ``arena.games.ruff.sim``, 50 ms a decision;
 bundled, not a default entrant). Each plays every form and seat count, in-process and
 over gRPC as a program:
 ``python -m bots.ruff.sharp --connect HOST:PORT``.

@@ -1,7 +1,7 @@
-"""pimc: Ruff and Trump by Monte Carlo search on the simulator (``arena.ruff.sim``).
+"""pimc: Ruff and Trump by Monte Carlo search on the simulator (``arena.games.ruff.sim``).
 
 For every decision it draws the deal it cannot see, exactly among those its view allows
-(``arena.ruff.sampling``: announcements, the rubber, the shown ruff, voids and the
+(``arena.games.ruff.sampling``: announcements, the rubber, the shown ruff, voids and the
 rubber's own knowledge), and in each such world plays each candidate out to the end of
 the deal with ``card_policy``, a quick player that wins tricks cheaply, lets a partner's
 trick stand and otherwise throws its lowest card. It takes the candidate whose worlds
@@ -34,12 +34,12 @@ import time
 from collections.abc import Sequence
 
 from arena.bot import BaseBot
-from arena.cards import CARD_SLICES, CARDS, SUIT_MASKS, Card
-from arena.ruff import sim
-from arena.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard, Play
-from arena.ruff.rules import RUB_CARDS
-from arena.ruff.sampling import Sampler, deficit
-from arena.ruff.view import RuffView
+from arena.core.cards import CARD_SLICES, CARDS, SUIT_MASKS, Card
+from arena.games.ruff import sim
+from arena.games.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard, Play
+from arena.games.ruff.rules import RUB_CARDS
+from arena.games.ruff.sampling import Sampler, deficit
+from arena.games.ruff.view import RuffView
 from bots.ruff.sharp import Bot as SharpBot
 from bots.ruff.sharp import discards as sharp_discards
 from bots.searching import SearchOptions, decision_rng, search

@@ -2,13 +2,15 @@
 game), ``basic`` (calls and answers by fixed thresholds on its own cards) and ``shrewd``
 (estimates its chances by sampling the cards it has not seen, and plays the card that
 rolls out best); and the search bot ``pimc`` (``bots.truco.pimc``: Monte Carlo search on
-``arena.truco.sim``, 50 ms a decision; bundled, not a default entrant). Each plays 2, 4
+``arena.games.truco.sim``, 50 ms a decision; bundled, not a default entrant). Each plays 2, 4
 and 6 seats, in-process and over gRPC as a program:
 ``python -m bots.truco.basic --connect HOST:PORT`` (``bots.bundled_module`` maps the
 names; a hosted Truco tournament launches them so).
 """
 
 from __future__ import annotations
+
+import importlib
 
 from arena.bot import BaseBot
 
@@ -26,20 +28,7 @@ MODULES = {
 
 def bot_class(name: str) -> type[BaseBot]:
     """The class of the bundled Truco bot ``name``."""
-    if name == "random":
-        from bots.random import Bot as RandomBot
-
-        return RandomBot
-    if name == "basic":
-        from bots.truco.basic import Bot as BasicBot
-
-        return BasicBot
-    if name == "shrewd":
-        from bots.truco.shrewd import Bot as ShrewdBot
-
-        return ShrewdBot
-    if name == "pimc":
-        from bots.truco.pimc import Bot as PimcBot
-
-        return PimcBot
-    raise ValueError(f"no bundled Truco bot {name!r}; there are: {', '.join(BUNDLED + SEARCH)}")
+    if name not in MODULES:
+        raise ValueError(f"no bundled Truco bot {name!r}; there are: {', '.join(BUNDLED + SEARCH)}")
+    bot: type[BaseBot] = importlib.import_module(MODULES[name]).Bot
+    return bot

@@ -1,7 +1,7 @@
-"""pimc: Truco by Monte Carlo search on the simulator (``arena.truco.sim``).
+"""pimc: Truco by Monte Carlo search on the simulator (``arena.games.truco.sim``).
 
 For every decision it draws the cards it has not seen, exactly among the deals its view
-allows (``arena.truco.sampling``: the cards played and shown, every declaration a true
+allows (``arena.games.truco.sampling``: the cards played and shown, every declaration a true
 score), and in each such world tries each of its legal actions -- a card, a call, a
 raise, Quiero or No Quiero, al mazo -- then plays the hand out with ``policy``, a quick
 player that sees only its own cards: the other seats call, answer and play by their own
@@ -26,11 +26,11 @@ import random
 from collections.abc import Sequence
 
 from arena.bot import BaseBot
-from arena.truco import sim
-from arena.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare
-from arena.truco.calls import EnvidoCall, TrucoCall
-from arena.truco.sampling import Sampler
-from arena.truco.view import TrucoView
+from arena.games.truco import sim
+from arena.games.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare
+from arena.games.truco.calls import EnvidoCall, TrucoCall
+from arena.games.truco.sampling import Sampler
+from arena.games.truco.view import TrucoView
 from bots.searching import SearchOptions, decision_rng, search
 
 NOISE = 0.05  # the share of playout cards played at random: worlds stay varied
