@@ -174,7 +174,7 @@ class Bot(BaseBot):
         self.options = SearchOptions(budget=budget, samples=samples)
         self.exact = bool(exact)
 
-    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:  # type: ignore[override]
+    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:
         if len(legal) == 1:
             return 0
         started = time.perf_counter()

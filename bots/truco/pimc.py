@@ -186,7 +186,7 @@ class Bot(BaseBot):
         self.options = SearchOptions(budget=budget, samples=samples)
         self.read = bool(read)
 
-    def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:  # type: ignore[override]
+    def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:
         if len(legal) == 1:
             return 0
         if view.asked == "declare":  # ruling R9: the true number, whenever it is legal
