@@ -226,6 +226,45 @@ class PointsTrueSkill(trueskill.TrueSkill):  # type: ignore[misc]
         return out
 
 
+def gaussian_margins(
+    teams: Sequence[Sequence[tuple[float, float]]],
+    performances: Sequence[float],
+    *,
+    beta: float,
+    tau: float = 0.0,
+) -> list[list[tuple[float, float]]]:
+    """Each seat's new (mu, sigma) after a deal whose teams' performances, in skill units,
+    were ``performances`` up to a common shift: the closed form of
+    ``PointsTrueSkill.rate_margins`` (the same model, the same marginals; tests compare
+    the two). Every message there is Gaussian, so no message passing is needed.
+
+    Seat i of team k has skill s_i ~ N(mu_i, sigma_i^2 + tau^2); the team performs
+    T_k = sum s_i + N(0, size_k beta^2), so T_k ~ N(m_k, V_k) independently. Seeing
+    T_k = y_k + c for an unknown common shift c (flat prior) gives c's posterior
+    N(c_hat, 1 / W), c_hat = sum w_k (m_k - y_k) / W, w_k = 1 / V_k, W = sum w_k; so T_k's
+    posterior is N(y_k + c_hat, 1 / W). A seat's skill depends on the deal only through
+    its team's performance, hence its posterior mean mu_i + g (E[T_k] - m_k) and variance
+    v_i - g v_i + g^2 / W, with v_i its prior variance and g = v_i / V_k."""
+    drift = tau * tau
+    means = [sum(mu for mu, _ in team) for team in teams]
+    spreads = [sum(sigma * sigma + drift for _, sigma in team) + len(team) * beta * beta
+               for team in teams]  # fmt: skip
+    weights = [1.0 / v for v in spreads]
+    total = sum(weights)
+    shift = sum(w * (m - y) for w, m, y in zip(weights, means, performances, strict=True)) / total
+    out = []
+    for team, mean, spread, y in zip(teams, means, spreads, performances, strict=True):
+        surprise = y + shift - mean
+        rated = []
+        for mu, sigma in team:
+            prior = sigma * sigma + drift
+            gain = prior / spread
+            variance = prior - gain * prior + gain * gain / total
+            rated.append((mu + gain * surprise, math.sqrt(max(variance, 0.0))))
+        out.append(rated)
+    return out
+
+
 class PointScale:
     """How many points one performance unit (beta) of a seat is worth, learnt from the
     deals rated so far, so that the same rating works for any game and scoring.
@@ -379,9 +418,6 @@ class Ratings:
             beta=params.beta,
             tau=params.tau,
             draw_probability=params.draw_probability,
-        )
-        self._points_env = PointsTrueSkill(
-            mu=params.mu, sigma=params.sigma, beta=params.beta, tau=params.tau
         )
         self._scale = PointScale()
         self._evidence = PointsEvidence()
@@ -576,13 +612,16 @@ class Ratings:
             if variance <= 0.0:
                 continue  # every deal so far was level: nothing yet sets a point's worth
             per_unit = math.sqrt(variance) / self.params.beta  # points a unit of skill
-            groups = [{seats[s]: self._current(seats[s]) for s in team} for team in teams]
-            try:
-                rated = self._points_env.rate_margins(groups, [p / per_unit for p in scores])
-            except (FloatingPointError, ZeroDivisionError) as exc:
-                raise RatingError(f"{where}: TrueSkill cannot rate this result ({exc})") from None
-            for team in rated:
-                self._ratings.update(team)
+            current = [[self._current(name) for name in team] for team in names]
+            rated = gaussian_margins(
+                [[(float(r.mu), float(r.sigma)) for r in team] for team in current],
+                [p / per_unit for p in scores],
+                beta=self.params.beta,
+                tau=self.params.tau,
+            )
+            for team, new in zip(names, rated, strict=True):
+                for name, (mu, sigma) in zip(team, new, strict=True):
+                    self._ratings[name] = trueskill.Rating(mu, sigma)
 
     def rate_all(self, records: Iterable[Mapping[str, Any]]) -> None:
         """Rate matches in schedule order (round, table, match id), so that the order in

@@ -73,17 +73,33 @@ class MemoryWriter:
         self.records.append(dict(record))
 
 
+# Fields other than the bundled bots: name -> entrants. "norandom": the random bot (whose
+# own draws are most of the noise, issue 29) replaced by a twin of greedy, so the field has
+# no random bot and one pair of identical bots.
+FIELDS: dict[str, list[str]] = {"norandom": ["greedy", "greedy", "planner", "tracker"]}
+
+
 def play(
-    variant: str, seed: int, rounds: int, *, duplicate: bool, cache: Path = CACHE
+    variant: str,
+    seed: int,
+    rounds: int,
+    *,
+    duplicate: bool,
+    cache: Path = CACHE,
+    field: str | None = None,
 ) -> list[dict[str, Any]]:
-    """The match records of one in-process tournament of the bundled bots (cached)."""
+    """The match records of one in-process tournament of the bundled bots, or of the bots
+    of ``FIELDS[field]`` (cached)."""
     mode = "duplicate" if duplicate else "plain"
-    path = cache / f"{variant}-{mode}-r{rounds}" / f"seed{seed}.jsonl"
+    name = f"{variant}-{mode}-r{rounds}" + (f"-{field}" if field else "")
+    path = cache / name / f"seed{seed}.jsonl"
     if path.exists():
         return [json.loads(line) for line in path.read_text().splitlines() if line]
     config = RunConfig(
         rounds=rounds, variant=variant, seed=seed, transport="in-process", duplicate=duplicate
     )
+    if field is not None:
+        config.bots = list(FIELDS[field])
     secret = seeded_secret(seed)
     plan = make_plan(config, secret=secret)
     writer = MemoryWriter()
