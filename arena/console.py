@@ -26,7 +26,7 @@ _FAULTS_HEADER = "faults"
 _PRIORITY = (
     "rank",
     "bot",
-    "conservative",
+    "estimate",
     "matches",
     _FAULTS,
     "wins",
@@ -34,7 +34,7 @@ _PRIORITY = (
     "sigma",
     "avg_placement",
 )
-_CAPTION = "sorted by μ−3σ (TrueSkill)"
+_CAPTION = "sorted by the estimate of skill (docs/results.md)"
 
 
 def plain(text: object) -> Text:
@@ -110,7 +110,7 @@ class LeaderboardTable:
             table.add_column(
                 plain(headers[column]),
                 justify=justify[column],
-                style="bold" if column == "conservative" else None,
+                style="bold" if column == "estimate" else None,
                 no_wrap=column != "bot",
                 overflow="fold",  # a name wider than the terminal breaks, never loses letters
                 min_width=self._width(column, headers[column]) if column == "bot" else None,

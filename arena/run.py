@@ -22,7 +22,6 @@ import tempfile
 import time
 import types
 import typing
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -274,8 +273,7 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
         game, entrants, config.rounds, secret, config.strikes, duplicate=config.duplicate
     )
     if config.until_settled:
-        per_round = Counter(t.round for t in plan.tables())
-        plan.stop = UntilSettled(plan, entrants, per_round)
+        plan.stop = UntilSettled(plan, entrants)
     return plan
 
 

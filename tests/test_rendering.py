@@ -49,10 +49,10 @@ def test_the_leaderboard_fits_the_terminal_with_names_whole_and_nothing_cut(widt
     assert max(len(line) for line in text.splitlines()) <= width
     for row in rows:  # every name whole, on one line
         assert row.bot in text
-    assert "μ−3σ" in text and "matches" in text  # the key columns stay
+    assert "estimate" in text and "matches" in text  # the key columns stay
     # A number is never cut: every rating shown is one of the true ones, in full.
     for row in rows:
-        assert f"{row.conservative:.2f}" in text
+        assert f"{row.estimate:.2f}" in text
 
 
 def test_a_narrow_leaderboard_folds_faults_and_says_where_the_rest_is() -> None:
