@@ -38,7 +38,7 @@ from arena.runratings import RunRatings
 
 ALPHA = 0.005  # per direction: identical bots ordered in at most 1% of runs
 BETA = 0.05  # per direction: a gap of the margin or more called level at most 10%
-MARGIN = 0.1  # the margin, in spreads of a pair's points difference in one deal
+MARGIN = 0.15  # the margin, in spreads of a pair's points difference in one deal
 
 ABOVE = "above"
 LEVEL = "level"
