@@ -302,7 +302,9 @@ def stops_table(variant: str, bundled: Sequence[Walk], true_order: Sequence[str]
                 rounds: int) -> None:  # fmt: skip
     print(f"\n{variant}: --until-settled checked after every round, cap {rounds} rounds")
     stopped = [w for w in bundled if w.stop is not None]
-    if stopped:
+    if not stopped:
+        print(f"  bundled bots: none of {len(bundled)} runs stopped")
+    else:
         median = sorted(w.stop for w in stopped if w.stop)[len(stopped) // 2]
         right = sum(
             all(not declared(w, b, a) for a, b in zip(true_order, true_order[1:], strict=False))
