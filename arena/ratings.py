@@ -562,6 +562,11 @@ class Ratings:
         self._scale = PointScale()
         self._evidence = PointsEvidence()
         self._ratings: dict[str, Any] = {}  # name -> trueskill.Rating
+        # What the ratings would be without the matches rated by places (a disqualified or
+        # forfeiting seat, teams of unequal sizes), as (mu, sigma): kept from the first
+        # such match on (None: none yet, so it is ``_ratings``). ``estimate`` adds what
+        # those matches moved mu by.
+        self._by_points: dict[str, tuple[float, float]] | None = None
         # (block, table) -> the block's records so far, waiting for its last rotation
         self._blocks: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
 
@@ -595,15 +600,22 @@ class Ratings:
         estimate of the entrant's skill the arena has. With the whole evidence, the
         posterior mean of the Gaussian model over every deal rated by points, mu0 + m /
         (points a unit is worth) (``PointsEvidence.estimates``: it ranks as well as the
-        plain mean of the points, where mu - 3 sigma ranks worse, issue 29). An entrant
-        with no deal in that evidence (every match of it rated by places), or any entrant
-        when there is no such evidence, is placed by its TrueSkill mu."""
+        plain mean of the points, where mu - 3 sigma ranks worse, issue 29). Matches
+        rated by places (a disqualified or forfeiting seat, teams of unequal sizes) are
+        not in that evidence: they move the estimate by what they moved the entrant's mu
+        (its mu less the mu it would have without them), so a disqualification costs
+        there what it costs in TrueSkill. An entrant with no deal in the evidence, or any
+        entrant when there is no such evidence, is placed by its TrueSkill mu."""
         per_unit = self._exact()
         if per_unit is None or name not in self._evidence.index:
             return self.rating(name).mu
         variance = self._scale.variance()
         prior = self.params.sigma * per_unit
-        return self.params.mu + self._evidence.estimates(variance, prior)[name] / per_unit
+        own = self.params.mu + self._evidence.estimates(variance, prior)[name] / per_unit
+        if self._by_points is not None:
+            alone = self._by_points.get(name, (self.params.mu, self.params.sigma))
+            own += self.rating(name).mu - alone[0]
+        return own
 
     def ranked(self, names: Iterable[str]) -> list[str]:
         """``names`` best first: by ``estimate``, then mu, then name."""
@@ -620,8 +632,8 @@ class Ratings:
             ra, rb = self.rating(a), self.rating(b)
             return self.estimate(a) - self.estimate(b), ra.sigma**2 + rb.sigma**2
         variance = self._scale.variance()
-        mean, spread, _ = evidence.gap(a, b, variance, self.params.sigma * per_unit)
-        return mean / per_unit, spread / per_unit**2
+        _, spread, _ = evidence.gap(a, b, variance, self.params.sigma * per_unit)
+        return self.estimate(a) - self.estimate(b), spread / per_unit**2
 
     def deal_spread(self, a: str, b: str) -> float:
         """The standard deviation, in skill units, of the difference of ``a``'s and
@@ -749,6 +761,8 @@ class Ratings:
             if equal and self._rates_deals(record, where):
                 self._rate_points(record, where)
             else:
+                if self._by_points is None:  # the tracks part here (see ``estimate``)
+                    self._by_points = {n: (r.mu, r.sigma) for n, r in self._ratings.items()}
                 self._rate(record, rating_ranks(record), where)
             return
         if unit != "match" and self._rates_deals(record, where):
@@ -808,6 +822,16 @@ class Ratings:
             for team, new in zip(names, rated, strict=True):
                 for name, (mu, sigma) in zip(team, new, strict=True):
                     self._ratings[name] = trueskill.Rating(mu, sigma)
+            if self._by_points is not None:
+                prior = (self.params.mu, self.params.sigma)
+                alone = gaussian_margins(
+                    [[self._by_points.get(name, prior) for name in team] for team in names],
+                    [p / per_unit for p in scores],
+                    beta=self.params.beta,
+                    tau=self.params.tau,
+                )
+                for team, new in zip(names, alone, strict=True):
+                    self._by_points.update(zip(team, new, strict=True))
         self._evidence.close()  # a match's deals: one unit of the gaps' variance
 
     def rate_all(self, records: Iterable[Mapping[str, Any]]) -> None:

@@ -834,3 +834,34 @@ def test_a_whole_run_rates_the_same_in_closed_form_and_through_the_factor_graph(
     for name in skill:
         assert fast.rating(name).mu == pytest.approx(slow.rating(name).mu, abs=1e-4)
         assert fast.rating(name).sigma == pytest.approx(slow.rating(name).sigma, abs=1e-4)
+
+
+def test_a_disqualification_costs_the_estimate_what_it_costs_mu() -> None:
+    """The leaderboard's sort (``Ratings.estimate``) reads the points of every deal at
+    once, but matches rated by places (here a disqualified seat, ranked last) are not
+    points: they move the estimate by what they moved mu. The best player, disqualified in
+    most matches, sinks below the honest entrants that mu puts above it (how far a
+    disqualification sinks a seat is the places rating's business); with no such match
+    the estimate is the evidence's alone."""
+    rng = random.Random(25)
+    skill = {"a": 1.0, "b": 0.5, "c": 0.0, "d": -0.5}
+    honest, faulty = [], []
+    for r in range(1, 13):
+        seats = list(skill)
+        deals = [[skill[n] + rng.gauss(0, 2) for n in seats] for _ in range(13)]
+        rec = with_deals(record(seats, [0] * 4, round=r), deals)
+        honest.append(rec)
+        out = r % 4 != 1  # a disqualified in 9 of 12 matches
+        faulty.append({**rec, "disqualified": [out, False, False, False]})
+    clean = Ratings(POINTS)
+    clean.rate_all(honest)
+    assert clean.ranked(skill)[0] == "a"
+    assert clean._by_points is None  # nothing rated by places: one track
+    cheat = Ratings(POINTS)
+    cheat.rate_all(faulty)
+    ranked = cheat.ranked(skill)
+    assert ranked.index("a") > ranked.index("b") and ranked.index("a") > ranked.index("c")
+    assert cheat._by_points is not None
+    for name in skill:  # only the disqualified seat lost mu to the places
+        assert (cheat.rating(name).mu < cheat._by_points[name][0]) == (name == "a")
+    assert all(cheat.prob_better(x, y) >= 0.5 for x, y in zip(ranked, ranked[1:], strict=False))
