@@ -50,6 +50,7 @@ from arena.run import (
     tune_gc,
     write_tokens,
 )
+from arena.settle import MARGIN
 from arena.signals import stop_on_sigterm
 
 if TYPE_CHECKING:
@@ -200,8 +201,20 @@ UntilSettledOpt = Annotated[
     typer.Option(
         "--until-settled",
         metavar=FLAG,
-        help="Stop once every entrant is better than the next one down with 95% probability "
-        "(checked after each round, each block with --duplicate); --rounds is the cap.",
+        help="Stop once every entrant is above the next one down, or level with it within "
+        "--margin, by a sequential test (checked after each round, each block with "
+        "--duplicate); --rounds is the cap.",
+    ),
+]
+MarginOpt = Annotated[
+    float,
+    typer.Option(
+        "--margin",
+        min=0.01,
+        max=2.0,
+        metavar="M",
+        help="--until-settled: neighbours whose skills differ by less than M spreads of "
+        "their points difference in one deal may be found level (smaller: finer, longer).",
     ),
 ]
 BotsOpt = Annotated[
@@ -492,6 +505,7 @@ def tournament(
     strikes: StrikesO = 3,
     duplicate: DuplicateOpt = False,
     until_settled: UntilSettledOpt = False,
+    margin: MarginOpt = MARGIN,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar=FLAG, help="No live display.")
     ] = False,
@@ -565,6 +579,7 @@ def tournament(
                 transport="in-process" if in_process else "grpc",
                 duplicate=duplicate,
                 until_settled=until_settled,
+            settle_margin=margin,
                 **chosen,
                 **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                           decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
@@ -889,6 +904,7 @@ def serve(
     strikes: StrikesO = 3,
     duplicate: DuplicateOpt = False,
     until_settled: UntilSettledOpt = False,
+    margin: MarginOpt = MARGIN,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar=FLAG, help="No live display.")
     ] = False,
@@ -904,6 +920,7 @@ def serve(
             external=True,
             duplicate=duplicate,
             until_settled=until_settled,
+            settle_margin=margin,
             **_game_options(ctx, game, seats, points, form, alt_deals),
             **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
                       decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),

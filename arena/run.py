@@ -33,7 +33,7 @@ from arena.games import REGISTRY, Game, game_entry
 from arena.loading import instantiate, load_class, split_options
 from arena.results import MATCHES, SECRET, TOURNAMENT, ResultsDirError, read_jsonl
 from arena.seeding import bot_seed, new_secret, seeded_secret
-from arena.settle import UntilSettled
+from arena.settle import MARGIN, UntilSettled
 from arena.tournament import TournamentPlan, entrant_names
 
 DEFAULT_BOTS = REGISTRY["truf"].default_entrants({})  # the default game's
@@ -73,8 +73,10 @@ class RunConfig:
     # Duplicate deals: each round of the schedule becomes a block of table-size rounds that
     # play the same fresh deals with the hands rotated among the seats (arena.tournament).
     duplicate: bool = False
-    # Stop once the leaderboard's order is settled (arena.ratings.Ratings.settled); rounds: the cap.
+    # Stop once the leaderboard's order is settled (arena.settle); rounds: the cap.
     until_settled: bool = False
+    # --margin: neighbours within this share of a deal's spread may be found level (arena.settle)
+    settle_margin: float = MARGIN
     # The entrants' names, in the order of ``bots``, fixed when the run starts (each
     # bot's own name: ``entrant_names_for``); None: the names are ``bots`` made unique.
     names: list[str] | None = None
@@ -273,7 +275,7 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
         game, entrants, config.rounds, secret, config.strikes, duplicate=config.duplicate
     )
     if config.until_settled:
-        plan.stop = UntilSettled(plan, entrants)
+        plan.stop = UntilSettled(plan, entrants, margin=config.settle_margin)
     return plan
 
 

@@ -69,18 +69,20 @@ def pair_verdict(gap: float, variance: float, margin: float) -> str:
     return OPEN
 
 
-def verdicts(ratings: Ratings, ranked: Sequence[str]) -> list[str]:
-    """The verdict on each pair of neighbours of ``ranked`` (best first)."""
+def verdicts(ratings: Ratings, ranked: Sequence[str], margin: float | None = None) -> list[str]:
+    """The verdict on each pair of neighbours of ``ranked`` (best first), for the margin
+    ``margin`` in spreads of a deal's difference (None: ``MARGIN``)."""
+    share = MARGIN if margin is None else margin
     out = []
     for a, b in zip(ranked, ranked[1:], strict=False):
         gap, variance = ratings.gap(a, b)
-        out.append(pair_verdict(gap, variance, MARGIN * ratings.deal_spread(a, b)))
+        out.append(pair_verdict(gap, variance, share * ratings.deal_spread(a, b)))
     return out
 
 
-def settled(ratings: Ratings, ranked: Sequence[str]) -> bool:
+def settled(ratings: Ratings, ranked: Sequence[str], margin: float | None = None) -> bool:
     """Whether every pair of neighbours has a verdict (above, or level)."""
-    return all(v != OPEN for v in verdicts(ratings, ranked))
+    return all(v != OPEN for v in verdicts(ratings, ranked, margin))
 
 
 class UntilSettled:
@@ -90,11 +92,12 @@ class UntilSettled:
         self,
         plan: RoundPlan,
         entrants: Sequence[str],
-        matches_per_round: Mapping[int, int] | None = None,
         params: RatingParams = DEFAULT_PARAMS,
+        margin: float = MARGIN,
     ) -> None:
         self.plan = plan
         self.entrants = list(entrants)
+        self.margin = margin  # --margin: level within this share of a deal's spread
         keys = [(t.round, t.table, t.match_id) for t in plan.tables()]
         self.run = RunRatings(keys, params)  # shared with the display and the leaderboard
         self.run.on_round_end.append(self._round_ended)
@@ -113,7 +116,7 @@ class UntilSettled:
         if self.stopped_after is not None or not self.plan.settles_after(round_number):
             return
         ranked = self.ratings.ranked(self.entrants)
-        found = verdicts(self.ratings, ranked)
+        found = verdicts(self.ratings, ranked, self.margin)
         if all(v != OPEN for v in found):
             self.stopped_after = round_number
             self.levels = [
@@ -130,7 +133,7 @@ class UntilSettled:
         return self.stopped_after is not None and round_number > self.stopped_after
 
     def is_settled(self) -> bool:
-        return settled(self.ratings, self.ratings.ranked(self.entrants))
+        return settled(self.ratings, self.ratings.ranked(self.entrants), self.margin)
 
     def verdict(self, played_rounds: int) -> str:
         """What the run says at its end: settled after R rounds, or the cap reached."""
@@ -141,7 +144,7 @@ class UntilSettled:
             return (
                 f"stopped after {self.stopped_after} of {self.plan.rounds} rounds: the order "
                 "is settled (each entrant above the next, or level with it within "
-                f"{MARGIN:g} of a deal's spread, by a sequential test wrong at most 1% of "
+                f"{self.margin:g} of a deal's spread, by a sequential test wrong at most 1% of "
                 f"the time){level}"
             )
         return f"reached the cap of {self.plan.rounds} rounds (--rounds) before the order settled"
