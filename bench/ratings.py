@@ -169,6 +169,8 @@ class Walk:
     ranked: list[str]  # the order at the stop (or at the cap)
     found: list[str]  # the verdicts on its neighbours
     deals: list[float]  # deals per entrant by the end of each round
+    # (upper, lower) true neighbours -> (the gap's estimate, its standard error) each round
+    gaps: dict[tuple[str, str], list[tuple[float, float]]]
 
 
 def walk(
@@ -189,6 +191,7 @@ def walk(
     ranked: list[str] = []
     found: list[str] = []
     deals: list[float] = []
+    gaps: dict[tuple[str, str], list[tuple[float, float]]] = {}
     played: dict[str, int] = {}
     for r in range(1, rounds + 1):
         for record in sorted(rounds_of.get(r, []), key=match_order):
@@ -208,6 +211,10 @@ def walk(
                 truly = truly_above(a, b, true_order)
                 if truly is not None:
                     calibration.append((ratings.prob_better(a, b), truly))
+            for a, b in zip(true_order, true_order[1:], strict=False):
+                if a in ratings and b in ratings:
+                    gap, variance = ratings.gap(a, b)
+                    gaps.setdefault((a, b), []).append((gap, math.sqrt(variance)))
         if stop is None:
             found = settle.verdicts(ratings, ranked)
             if all(v != settle.OPEN for v in found):
@@ -216,7 +223,7 @@ def walk(
                     break
     if stop is None:
         found = settle.verdicts(ratings, ranked)
-    return Walk(right, calibration, stop, ranked, found, deals)
+    return Walk(right, calibration, stop, ranked, found, deals, gaps)
 
 
 def declared(walk_: Walk, upper: str, lower: str) -> bool:
@@ -282,6 +289,24 @@ def goal_table(variant: str, walks: Sequence[Walk], rounds: int) -> None:
               f"{deals:.0f} deals per entrant")  # fmt: skip
 
 
+def spread_table(variant: str, walks: Sequence[Walk], rounds: int) -> None:
+    """Whether each gap's variance is right: the standard deviation of its estimate across
+    seeds against the standard error the leaderboard gave it (mean over seeds)."""
+    print(f"\n{variant}: each true neighbour pair's gap (skill units) across "
+          f"{len(walks)} seeds: its spread against the standard error shown")  # fmt: skip
+    for pair in walks[0].gaps:
+        cells = []
+        for r in (c for c in (10, 20, 40) if c <= rounds):
+            seen = [w.gaps[pair][r - 1] for w in walks if len(w.gaps.get(pair, ())) >= r]
+            if len(seen) < 3:
+                continue
+            mean = sum(g for g, _ in seen) / len(seen)
+            spread = math.sqrt(sum((g - mean) ** 2 for g, _ in seen) / (len(seen) - 1))
+            shown = sum(e for _, e in seen) / len(seen)
+            cells.append(f"round {r}: gap {mean:.3f}, spread {spread:.3f}, shown {shown:.3f}")
+        print(f"  {pair[0]} > {pair[1]}: " + "; ".join(cells))
+
+
 def calibration_table(title: str, walks: Sequence[Walk]) -> None:
     pairs = [p for w in walks for p in w.calibration]
     print(f"\n{title}: P(>next) shown against how often it was right "
@@ -336,6 +361,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="tournaments for goal/calibration")
     parser.add_argument("--rounds", type=int, default=40, help="their rounds")
+    parser.add_argument("--other-seeds", type=int, default=None,
+                        help="tournaments of the norandom field (default: --seeds)")  # fmt: skip
     parser.add_argument("--stop-seeds", type=int, default=10, help="tournaments for the stops")
     parser.add_argument("--stop-rounds", type=int, default=120, help="their rounds (the cap)")
     parser.add_argument("--draws", type=int, default=1, help="label draws per stop run")
@@ -357,11 +384,12 @@ def main() -> None:
             if "goal" in tables:
                 goal_table(variant, walks, args.rounds)
             if "calibration" in tables:
+                spread_table(variant, walks, args.rounds)
                 calibration_table(f"{variant}, bundled bots", walks)
                 other = [
                     walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache,
                               field="norandom"), args.rounds, true_order)  # fmt: skip
-                    for seed in range(1, args.seeds + 1)
+                    for seed in range(1, (args.other_seeds or args.seeds) + 1)
                 ]
                 calibration_table(f"{variant}, no random bot (norandom)", other)
         if "stops" in tables:

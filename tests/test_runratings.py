@@ -5,12 +5,15 @@ report."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli import arena, crash_after
 
 from arena.ratings import Ratings
 from arena.report.data import _rating_history
+from arena.results import read_jsonl
 from arena.runratings import RunRatings
 
 
@@ -100,3 +103,47 @@ def test_the_history_is_the_reports_own() -> None:
     run.finish()
     names = ["a", "b", "c", "d", "e", "f", "never-played"]
     assert run.history(names) == _rating_history(records, names)
+
+
+def counted(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every match id ``Ratings.rate_match`` rates from now on, in any Ratings."""
+    rated: list[str] = []
+    original = Ratings.rate_match
+
+    def rate_match(self: Ratings, record: Any) -> None:
+        rated.append(str(record["match"]))
+        original(self, record)
+
+    monkeypatch.setattr(Ratings, "rate_match", rate_match)
+    return rated
+
+
+@pytest.mark.parametrize("extra", [(), ("--quiet",), ("--until-settled", "--quiet")])
+def test_a_run_rates_each_match_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extra: tuple[str, ...]
+) -> None:
+    """Issue 29: the live display (shown or not), --until-settled, the leaderboard and the
+    report share one rating of the run: each match is rated once in the whole command."""
+    rated = counted(monkeypatch)
+    out = tmp_path / "run"
+    code, text = arena("tournament", "--in-process", "--rounds", "6", "--deals", "2",
+                       "--seed", "3", "--results", str(out), *extra)  # fmt: skip
+    assert code == 0, text
+    matches = [r["match"] for r in read_jsonl(out / "matches.jsonl")]
+    assert sorted(rated) == sorted(matches)
+    assert (out / "report.html").exists()
+
+
+def test_a_resumed_run_rates_each_match_once_and_ends_as_an_uninterrupted_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ("--in-process", "--rounds", "6", "--deals", "2", "--seed", "3", "--quiet")
+    whole, crashed = tmp_path / "whole", tmp_path / "crashed"
+    assert arena("tournament", *args, "--results", str(whole))[0] == 0
+    assert arena("tournament", *args, "--results", str(crashed))[0] == 0
+    crash_after(crashed, finished=2)
+    rated = counted(monkeypatch)
+    code, text = arena("tournament", "--resume", str(crashed), "--quiet")
+    assert code == 0, text
+    assert sorted(rated) == sorted(r["match"] for r in read_jsonl(crashed / "matches.jsonl"))
+    assert (crashed / "leaderboard.json").read_text() == (whole / "leaderboard.json").read_text()
