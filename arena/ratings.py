@@ -635,19 +635,21 @@ class Ratings:
         _, spread, _ = evidence.gap(a, b, variance, self.params.sigma * per_unit)
         return self.estimate(a) - self.estimate(b), spread / per_unit**2
 
-    def deal_spread(self, a: str, b: str) -> float:
-        """The standard deviation, in skill units, of the difference of ``a``'s and
-        ``b``'s performances in one deal, as their own evidence shows it (the model says
-        sqrt(2) beta; the measured variance of their gap, over the model's, corrects
-        it): what ``--until-settled``'s margin is measured in."""
+    def gap_and_spread(self, a: str, b: str) -> tuple[float, float, float]:
+        """``gap`` (the estimate and its variance) and the standard deviation, in skill
+        units, of the difference of ``a``'s and ``b``'s performances in one deal as
+        their own evidence shows it (the model says sqrt(2) beta; the measured variance
+        of their gap, over the model's, corrects it): what ``--until-settled``'s margin is
+        measured in."""
         model = math.sqrt(2.0) * self.params.beta
         per_unit = self._exact()
         evidence = self._evidence
         if per_unit is None or a not in evidence.index or b not in evidence.index:
-            return model
+            return (*self.gap(a, b), model)
         variance = self._scale.variance()
         _, measured, assumed = evidence.gap(a, b, variance, self.params.sigma * per_unit)
-        return model * math.sqrt(measured / assumed) if assumed > 0.0 else model
+        spread = model * math.sqrt(measured / assumed) if assumed > 0.0 else model
+        return self.estimate(a) - self.estimate(b), measured / per_unit**2, spread
 
     def prob_better(self, a: str, b: str) -> float:
         """The probability that ``a``'s skill exceeds ``b``'s: the leaderboard's

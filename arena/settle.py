@@ -21,7 +21,7 @@ same holds for the other direction, so identical bots are put in an order with
 probability at most 2 alpha. The pair is "above" once L >= log(1 / ALPHA). Under "better
 by d" exp(-L) is a martingale too, so the pair is "level" once L <= log(BETA): a real gap
 of d or more is called level with probability at most 2 BETA. The margin d is ``MARGIN``
-times the spread of the pair's performance difference in a deal (``Ratings.deal_spread``):
+times the spread of the pair's performance difference in a deal (``Ratings.gap_and_spread``):
 the test needs about 2 log(1 / BETA) / MARGIN^2 deals shared by two equal bots to call
 them level. This is Wald's SPRT with an indifference zone, as chess-engine testers use,
 read as an anytime-valid test (the normal approximation of the deals aside).
@@ -75,8 +75,8 @@ def verdicts(ratings: Ratings, ranked: Sequence[str], margin: float | None = Non
     share = MARGIN if margin is None else margin
     out = []
     for a, b in zip(ranked, ranked[1:], strict=False):
-        gap, variance = ratings.gap(a, b)
-        out.append(pair_verdict(gap, variance, share * ratings.deal_spread(a, b)))
+        gap, variance, spread = ratings.gap_and_spread(a, b)
+        out.append(pair_verdict(gap, variance, share * spread))
     return out
 
 
