@@ -113,6 +113,16 @@ def play(
     return writer.records
 
 
+def is_cached(variant: str, seed: int, rounds: int, cache: Path, field: str | None = None) -> bool:
+    """Whether ``play`` has this run (or a longer one of the same seed) cached."""
+    suffix = f"-{field}" if field else ""
+    for path in cache.glob(f"{variant}-plain-r*{suffix}/seed{seed}.jsonl"):
+        stem = path.parent.name.removeprefix(f"{variant}-plain-r").removesuffix(suffix)
+        if stem.isdigit() and int(stem) >= rounds:
+            return True
+    return False
+
+
 def score_order(records: Sequence[Mapping[str, Any]]) -> list[str]:
     points: dict[str, float] = {}
     deals: dict[str, int] = {}
@@ -370,16 +380,25 @@ def main() -> None:
     parser.add_argument("--variants", default="classic,target")
     parser.add_argument("--tables", default="goal,calibration,stops")
     parser.add_argument("--cache", type=Path, default=CACHE, help="where runs are kept")
+    parser.add_argument("--cached-only", action="store_true",
+                        help="only the seeds among 1..--seeds already played")  # fmt: skip
     args = parser.parse_args()
     tables = set(args.tables.split(","))
     for variant in args.variants.split(","):
         true_order = truth(variant, args.truth_rounds, args.cache)
         started = time.perf_counter()
         if tables & {"goal", "calibration"}:
+            seeds = [
+                s for s in range(1, args.seeds + 1)
+                if not args.cached_only or is_cached(variant, s, args.rounds, args.cache)
+            ]  # fmt: skip
+            if args.cached_only:
+                print(f"{variant}: {len(seeds)} of seeds 1..{args.seeds} played "
+                      f"({args.rounds} rounds or more)")  # fmt: skip
             walks = [
                 walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache),
                      args.rounds, true_order)  # fmt: skip
-                for seed in range(1, args.seeds + 1)
+                for seed in seeds
             ]
             if "goal" in tables:
                 goal_table(variant, walks, args.rounds)
@@ -390,12 +409,18 @@ def main() -> None:
                     walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache,
                               field="norandom"), args.rounds, true_order)  # fmt: skip
                     for seed in range(1, (args.other_seeds or args.seeds) + 1)
+                    if not args.cached_only
+                    or is_cached(variant, seed, args.rounds, args.cache, "norandom")
                 ]
                 calibration_table(f"{variant}, no random bot (norandom)", other)
         if "stops" in tables:
+            stop_seeds = [
+                s for s in range(1, args.stop_seeds + 1)
+                if not args.cached_only or is_cached(variant, s, args.stop_rounds, args.cache)
+            ]  # fmt: skip
             runs = [
                 play(variant, seed, args.stop_rounds, duplicate=False, cache=args.cache)
-                for seed in range(1, args.stop_seeds + 1)
+                for seed in stop_seeds
             ]
             bundled = [walk(r, args.stop_rounds, true_order, sorts=False) for r in runs]
             rng = random.Random(29)
@@ -410,6 +435,8 @@ def main() -> None:
                 walk(play(variant, seed, args.stop_rounds, duplicate=False, cache=args.cache,
                           field="norandom"), args.stop_rounds, None, sorts=False)  # fmt: skip
                 for seed in range(1, args.stop_seeds + 1)
+                if not args.cached_only
+                or is_cached(variant, seed, args.stop_rounds, args.cache, "norandom")
             ] if variant == "classic" else []
             stops_table(variant, bundled, true_order, twins, tenth, real, args.stop_rounds)
         print(f"({variant}: {time.perf_counter() - started:.0f}s)")
