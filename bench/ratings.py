@@ -289,6 +289,13 @@ def goal_table(variant: str, walks: Sequence[Walk], rounds: int) -> None:
             f"{share(sum(w.right[s][r - 1] for w in walks), n):<22}" for s in walks[0].right
         )
         print(f"  {r:>4}  {deals:>13.0f}  {cells}")
+    for r in (c for c in (16, 20) if c <= rounds):
+        diffs = [w.right["leaderboard"][r - 1] - w.right["score/deal"][r - 1] for w in walks]
+        mean = sum(diffs) / n
+        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+        half = 1.959964 * sd / math.sqrt(n)
+        print(f"  round {r}: leaderboard − score/deal, paired over the same seeds: "
+              f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]")  # fmt: skip
     shares = [sum(w.right["leaderboard"][r] for w in walks) / n for r in range(rounds)]
     first = next((r + 1 for r, x in enumerate(shares) if x >= GOAL), None)
     if first is None:
