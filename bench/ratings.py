@@ -383,6 +383,7 @@ def main() -> None:
     parser.add_argument("--stop-seeds", type=int, default=10, help="tournaments for the stops")
     parser.add_argument("--stop-rounds", type=int, default=120, help="their rounds (the cap)")
     parser.add_argument("--draws", type=int, default=1, help="label draws per stop run")
+    parser.add_argument("--draw-seed", type=int, default=29, help="seed of the label draws")
     parser.add_argument("--truth-rounds", type=int, default=2000)
     parser.add_argument("--variants", default="classic,target")
     parser.add_argument("--tables", default="goal,calibration,stops")
@@ -430,7 +431,7 @@ def main() -> None:
                 for seed in stop_seeds
             ]
             bundled = [walk(r, args.stop_rounds, true_order, sorts=False) for r in runs]
-            rng = random.Random(29)
+            rng = random.Random(args.draw_seed)
             twins, tenth = [], []
             for records in runs:
                 for _ in range(args.draws):
