@@ -344,9 +344,11 @@ class PointsEvidence:
     measured from the pair's own evidence: the sum over matches (the independent units)
     of (c^T u)^2, u being the match's residual score, its part of g less what the
     estimates predict (a sandwich, or robust, variance; with every entrant at every deal
-    it is the spread of the pair's per-deal point differences). It is scaled by D / (D - 1)
-    (D matches: the usual small-sample factor of a clustered variance), the model's is used
-    while D is at most N (N entrants), and the prior's share, v lambda c^T c, is added. It
+    it is the spread of the pair's per-deal point differences). It is scaled by
+    D / (D - N + 1) (D matches, N entrants: the residuals have N - 1 fewer degrees of
+    freedom than matches; bench/ratings.py found D / (D - 1) 5-9% short of the gaps' real
+    spread, and the stop fooled by identical bots 2% of the time in target), the model's
+    is used while D is at most N, and the prior's share, v lambda c^T c, is added. It
     needs an N x N solve, so above ``LIMIT`` entrants the leaderboard falls back to the
     TrueSkill ratings."""
 
@@ -471,7 +473,7 @@ class PointsEvidence:
         if units <= n:
             return mean, model, model
         meat = sum(kind.spread(c, means, self._open) for kind in self._kinds.values())
-        meat *= units / (units - 1)
+        meat *= units / (units - n + 1)
         return mean, meat + variance * ridge * sum(x * x for x in c), model
 
     def prob_better(self, a: str, b: str, variance: float, prior: float) -> float:
