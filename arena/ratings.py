@@ -18,6 +18,8 @@ import trueskill  # type: ignore[import-untyped]
 from trueskill.factorgraph import Factor  # type: ignore[import-untyped]
 from trueskill.mathematics import Gaussian  # type: ignore[import-untyped]
 
+from arena.places import offenders, record_places
+
 # The leaderboard's sort key is the conservative rating mu - K * sigma: with K = 3 a new
 # entrant (mu 25, sigma 25/3) starts at 0, and a bot must prove itself to rise.
 K = 3.0
@@ -98,19 +100,12 @@ def match_order(record: Mapping[str, Any]) -> tuple[int, int, str]:
 
 
 def rating_ranks(record: Mapping[str, Any]) -> list[int]:
-    """Each team's rank for rating (1 is best; equal ranks are a draw).
-
-    A team's rank is the rank of its seats (the best of them, should they differ). A
-    team with a disqualified (or forfeiting) seat ranks below every team without one,
-    whatever its total; among themselves, such teams keep their order. Ranks are then
-    renumbered as 1 + the number of teams strictly ahead, so ties stay shared.
+    """Each team's rank for rating (1 is best; equal ranks are a draw): the best place
+    (``arena.places``) of its seats, renumbered as 1 + the number of teams strictly
+    ahead, so ties stay shared. (A match with an offender is rated by ``_rate_offence``.)
     """
-    teams: Sequence[Sequence[int]] = record["teams"]
-    ranks: Sequence[int] = record["ranks"]
-    disqualified: Sequence[bool] = record.get("disqualified") or [False] * len(ranks)
-    forfeit: Sequence[bool] = record.get("forfeit") or [False] * len(ranks)
-    out = [disqualified[s] or forfeit[s] for s in range(len(ranks))]
-    keys = [(any(out[s] for s in team), min(ranks[s] for s in team)) for team in teams]
+    place = record_places(record)
+    keys = [min(place[s] for s in team) for team in record["teams"]]
     return [1 + sum(other < key for other in keys) for key in keys]
 
 
@@ -569,6 +564,8 @@ class Ratings:
         # such match on (None: none yet, so it is ``_ratings``). ``estimate`` adds what
         # those matches moved mu by.
         self._by_points: dict[str, tuple[float, float]] | None = None
+        self._placed: set[str] = set()  # entrants whose mu a match rated by places moved
+        self._offended: set[str] = set()  # entrants rated by _rate_offence at least once
         # (block, table) -> the block's records so far, waiting for its last rotation
         self._blocks: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
 
@@ -604,17 +601,18 @@ class Ratings:
         (points a unit is worth) (``PointsEvidence.estimates``: it ranks as well as the
         plain mean of the points, where mu - 3 sigma ranks worse, issue 29). Matches
         rated by places (a disqualified or forfeiting seat, teams of unequal sizes) are
-        not in that evidence: they move the estimate by what they moved the entrant's mu
-        (its mu less the mu it would have without them), so a disqualification costs
-        there what it costs in TrueSkill. An entrant with no deal in the evidence, or any
-        entrant when there is no such evidence, is placed by its TrueSkill mu."""
+        not in that evidence: they move the estimate of each entrant they rated by what
+        they moved its mu (its mu less the mu it would have without them), so a
+        disqualification costs there what it costs in TrueSkill. An entrant with no deal
+        in the evidence, or any entrant when there is no such evidence, is placed by its
+        TrueSkill mu."""
         per_unit = self._exact()
         if per_unit is None or name not in self._evidence.index:
             return self.rating(name).mu
         variance = self._scale.variance()
         prior = self.params.sigma * per_unit
         own = self.params.mu + self._evidence.estimates(variance, prior)[name] / per_unit
-        if self._by_points is not None:
+        if self._by_points is not None and name in self._placed:
             alone = self._by_points.get(name, (self.params.mu, self.params.sigma))
             own += self.rating(name).mu - alone[0]
         return own
@@ -629,13 +627,19 @@ class Ratings:
         pair's own evidence (``PointsEvidence.gap``), or, for an entrant outside the
         evidence, sigma_a^2 + sigma_b^2 of the ratings."""
         per_unit = self._exact()
-        evidence = self._evidence
-        if per_unit is None or a not in evidence.index or b not in evidence.index:
+        if per_unit is None or not self._in_evidence(a, b):
             ra, rb = self.rating(a), self.rating(b)
             return self.estimate(a) - self.estimate(b), ra.sigma**2 + rb.sigma**2
         variance = self._scale.variance()
-        _, spread, _ = evidence.gap(a, b, variance, self.params.sigma * per_unit)
+        _, spread, _ = self._evidence.gap(a, b, variance, self.params.sigma * per_unit)
         return self.estimate(a) - self.estimate(b), spread / per_unit**2
+
+    def _in_evidence(self, a: str, b: str) -> bool:
+        """Whether the gap's variance comes from the evidence: both entrants have deals
+        in it and neither has offended (``_rate_offence``: its losses are not points, so
+        its gap's variance is that of the two ratings)."""
+        index = self._evidence.index
+        return a in index and b in index and not {a, b} & self._offended
 
     def gap_and_spread(self, a: str, b: str) -> tuple[float, float, float]:
         """``gap`` (the estimate and its variance) and the standard deviation, in skill
@@ -645,11 +649,11 @@ class Ratings:
         measured in."""
         model = math.sqrt(2.0) * self.params.beta
         per_unit = self._exact()
-        evidence = self._evidence
-        if per_unit is None or a not in evidence.index or b not in evidence.index:
+        if per_unit is None or not self._in_evidence(a, b):
             return (*self.gap(a, b), model)
         variance = self._scale.variance()
-        _, measured, assumed = evidence.gap(a, b, variance, self.params.sigma * per_unit)
+        prior = self.params.sigma * per_unit
+        _, measured, assumed = self._evidence.gap(a, b, variance, prior)
         spread = model * math.sqrt(measured / assumed) if assumed > 0.0 else model
         return self.estimate(a) - self.estimate(b), measured / per_unit**2, spread
 
@@ -757,6 +761,9 @@ class Ratings:
                 self._rate(board, deal_ranks(board, 0, self.params.margin), where)
 
     def _rate_record(self, record: Mapping[str, Any], where: str) -> None:
+        if any(offenders(record)):
+            self._rate_offence(record, where)
+            return
         unit = self.params.unit
         if unit == "points":
             # Teams of unequal sizes would compare sums of different numbers of skills,
@@ -767,6 +774,7 @@ class Ratings:
             else:
                 if self._by_points is None:  # the tracks part here (see ``estimate``)
                     self._by_points = {n: (r.mu, r.sigma) for n, r in self._ratings.items()}
+                self._placed.update(record["seats"])
                 self._rate(record, rating_ranks(record), where)
             return
         if unit != "match" and self._rates_deals(record, where):
@@ -774,6 +782,38 @@ class Ratings:
                 self._rate(record, deal_ranks(record, deal, self.params.margin), where)
         if unit != "deal" or not self._rates_deals(record, where):
             self._rate(record, rating_ranks(record), where)
+
+    def _rate_offence(self, record: Mapping[str, Any], where: str) -> None:
+        """THE RULE for a match with a disqualified or forfeiting seat (an offender,
+        ``arena.places``). Only the offenders are rated: each as having lost to every
+        seat that did not offend, once per deal of the match (once in all with
+        ``unit="match"``), as many updates as a match played to its end gets. Each
+        update lowers the offender's mu and leaves its sigma as it was: the fallback's
+        play teaches nothing of the bot's skill, so its rating grows no surer, and its
+        conservative rating falls with its mu, whatever its other matches were. So
+        forfeiting or being disqualified never pays. No other seat's rating moves: an
+        offence can neither sink a partner (whom the schedule seated at random) nor lift
+        an opponent. The offenders are kept out of ``PointsEvidence``'s exact P(>next)
+        from then on (their losses are not points)."""
+        seats: Sequence[str] = record["seats"]
+        out = offenders(record)
+        place = record_places(record)
+        if self._by_points is None:  # the tracks part here (see ``estimate``)
+            self._by_points = {n: (r.mu, r.sigma) for n, r in self._ratings.items()}
+        deals = len(record.get("deal_points") or ()) if self.params.unit != "match" else 1
+        for _ in range(max(1, deals)):
+            groups = [{seats[s]: self._current(seats[s])} for s in range(len(seats))]
+            try:
+                rated = self._env.rate(groups, ranks=place)
+            except (FloatingPointError, ZeroDivisionError) as exc:
+                raise RatingError(f"{where}: TrueSkill cannot rate this result ({exc})") from None
+            for seat, team in enumerate(rated):
+                if out[seat]:
+                    name = seats[seat]
+                    sigma = groups[seat][name].sigma
+                    self._ratings[name] = trueskill.Rating(float(team[name].mu), float(sigma))
+        self._offended.update(seats[s] for s in range(len(seats)) if out[s])
+        self._placed.update(self._offended)
 
     def _rates_deals(self, record: Mapping[str, Any], where: str) -> bool:
         """Whether the record's deals can be rated one by one (see ``RatingParams.unit``)."""

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from arena.places import record_places
 from arena.ratings import (
     DEFAULT_PARAMS,
     PointScale,
@@ -129,12 +130,19 @@ def test_ties_among_clean_seats_stay_shared() -> None:
 
 
 @pytest.mark.parametrize("out", ["disqualified", "forfeit"])
-def test_a_team_with_a_disqualified_or_forfeiting_partner_ranks_below_every_clean_team(
+def test_an_offenders_partner_keeps_its_teams_place_and_only_the_offender_is_rated(
     out: str,
 ) -> None:
+    # issue 25: the offence punishes the offender (placed last), never its partner
     rec = record(["a", "b", "c", "d"], [20, 0, 20, 0], teams=[[0, 2], [1, 3]], ranks=[1, 3, 1, 3])
     rec[out] = [False, False, True, False]
-    assert rating_ranks(rec) == [2, 1]
+    assert record_places(rec) == [1, 2, 3, 2]
+    assert rating_ranks(rec) == [1, 2]
+    ratings = Ratings()
+    ratings.rate_match(rec)
+    assert ratings.rating("c").mu < PRIOR.mu
+    for name in "abd":  # not rated for the others: neither the partner nor the opponents
+        assert ratings.rating(name) == Rating(PRIOR.mu, PRIOR.sigma)
 
 
 def test_a_forfeiting_seat_ranks_last_for_rating_like_a_disqualified_one() -> None:
@@ -862,6 +870,10 @@ def test_a_disqualification_costs_the_estimate_what_it_costs_mu() -> None:
     ranked = cheat.ranked(skill)
     assert ranked.index("a") > ranked.index("b") and ranked.index("a") > ranked.index("c")
     assert cheat._by_points is not None
-    for name in skill:  # only the disqualified seat lost mu to the places
-        assert (cheat.rating(name).mu < cheat._by_points[name][0]) == (name == "a")
+    assert cheat._placed == {"a"}  # only the offender's estimate carries its penalty
+    variance = cheat._scale.variance()
+    per_unit = math.sqrt(variance) / cheat.params.beta
+    points = cheat._evidence.estimates(variance, cheat.params.sigma * per_unit)
+    for name in "bcd":  # the honest seats are placed by their points alone
+        assert cheat.estimate(name) == pytest.approx(cheat.params.mu + points[name] / per_unit)
     assert all(cheat.prob_better(x, y) >= 0.5 for x, y in zip(ranked, ranked[1:], strict=False))
