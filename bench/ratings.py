@@ -10,7 +10,7 @@ often ``--until-settled`` stops wrong (issue 29). Four tables, per Truf variant:
   bundled bots and for a field without the random bot (``FIELDS["norandom"]``: greedy,
   greedy, planner, tracker; the two greedies, equal, are left out of it).
 * **stops**: ``--until-settled`` run on each seed's rounds as the CLI runs it (after every
-  round, ``arena.settle``): on the bundled bots (median stop, how often the order at the
+  round, ``arena.standings.settle``): on the bundled bots (median stop, how often the order at the
   stop is the true one, how often a pair was found level); on identical bots, made by
   giving tracker's and planner's names to each other in each match with probability 1/2
   (the two are then equal in every respect, noise included), where any order declared
@@ -45,11 +45,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from arena import settle  # noqa: E402
-from arena.ratings import Ratings, match_order  # noqa: E402
-from arena.run import RunConfig, load_bots, make_plan  # noqa: E402
-from arena.seeding import seeded_secret  # noqa: E402
-from arena.tournament import run_in_process  # noqa: E402
+from arena.core.seeding import seeded_secret  # noqa: E402
+from arena.play.run import RunConfig, load_bots, make_plan  # noqa: E402
+from arena.play.tournament import run_in_process  # noqa: E402
+from arena.standings import settle  # noqa: E402
+from arena.standings.ratings import Ratings, match_order  # noqa: E402
 
 CACHE = ROOT / "results" / "bench-ratings"
 CHECKPOINTS = (5, 10, 16, 20, 30, 40, 80, 120)  # 16 and 20: the goals in target and classic

@@ -5,7 +5,7 @@ fresh shuffle (with the C2 redeal), random bids, a random mode choice at 13, and
 legal cards to the last trick, scored.
 
 * ``baseline``: ``bench/engine.py``'s bare pure-Python loop (lists of (rank, suit) cards).
-* ``sim``: ``arena.truf.sim``: ``random_deal``, ``Sim.start`` and ``playout``.
+* ``sim``: ``arena.games.truf.sim``: ``random_deal``, ``Sim.start`` and ``playout``.
 
 The goal (issue 19) is a simulator at least 1.5 times as fast as the bare loop. The
 referee's own path (views, checks, replay records) is ``bench/engine.py``'s to measure.
@@ -27,9 +27,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/engine.py, run
 
 from engine import bench_baseline  # noqa: E402
 
-from arena.run import tune_gc  # noqa: E402
-from arena.truf import sim  # noqa: E402
-from arena.truf.rules import TrufRules  # noqa: E402
+from arena.games.truf import sim  # noqa: E402
+from arena.games.truf.rules import TrufRules  # noqa: E402
+from arena.play.run import tune_gc  # noqa: E402
 
 
 def bench_sim(deals: int, seed: int, rules: TrufRules) -> float:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from arena.places import record_places
-from arena.ratings import (
+from arena.standings.places import record_places
+from arena.standings.ratings import (
     DEFAULT_PARAMS,
     PointScale,
     PointsEvidence,
@@ -836,7 +836,7 @@ def test_a_whole_run_rates_the_same_in_closed_form_and_through_the_factor_graph(
         records.append(with_deals(record(seats, [0] * 4, teams=teams, round=r), deals))
     fast = Ratings(POINTS)
     fast.rate_all(records)
-    monkeypatch.setattr("arena.ratings.gaussian_margins", factor_graph_margins)
+    monkeypatch.setattr("arena.standings.ratings.gaussian_margins", factor_graph_margins)
     slow = Ratings(POINTS)
     slow.rate_all(records)
     for name in skill:

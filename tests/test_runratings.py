@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from test_cli import arena, crash_after
 
-from arena.ratings import Ratings
 from arena.report.data import _rating_history
-from arena.results import read_jsonl
-from arena.runratings import RunRatings
+from arena.standings.ratings import Ratings
+from arena.standings.results import read_jsonl
+from arena.standings.runratings import RunRatings
 
 
 def match(r: int, t: int, seats: list[str], rng: random.Random) -> dict[str, Any]:

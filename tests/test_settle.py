@@ -7,9 +7,9 @@ import math
 import random
 from typing import Any
 
-from arena import settle
-from arena.ratings import Ratings
-from arena.settle import ABOVE, LEVEL, OPEN, pair_verdict
+from arena.standings import settle
+from arena.standings.ratings import Ratings
+from arena.standings.settle import ABOVE, LEVEL, OPEN, pair_verdict
 
 
 def test_a_verdict_needs_evidence_and_then_names_the_gap() -> None:

@@ -8,6 +8,8 @@ names; a hosted Truco tournament launches them so).
 
 from __future__ import annotations
 
+import importlib
+
 from arena.bot import BaseBot
 
 BUNDLED = ("random", "basic", "shrewd")
@@ -17,16 +19,7 @@ MODULES = {"random": "bots.random", "basic": "bots.truco.basic", "shrewd": "bots
 
 def bot_class(name: str) -> type[BaseBot]:
     """The class of the bundled Truco bot ``name``."""
-    if name == "random":
-        from bots.random import Bot as RandomBot
-
-        return RandomBot
-    if name == "basic":
-        from bots.truco.basic import Bot as BasicBot
-
-        return BasicBot
-    if name == "shrewd":
-        from bots.truco.shrewd import Bot as ShrewdBot
-
-        return ShrewdBot
-    raise ValueError(f"no bundled Truco bot {name!r}; there are: {', '.join(BUNDLED)}")
+    if name not in MODULES:
+        raise ValueError(f"no bundled Truco bot {name!r}; there are: {', '.join(BUNDLED)}")
+    bot: type[BaseBot] = importlib.import_module(MODULES[name]).Bot
+    return bot
