@@ -54,6 +54,7 @@ from arena.play.run import (
 )
 from arena.play.signals import stop_on_sigterm
 from arena.standings.results import SECRET, TOURNAMENT, ResultsWriter, repair
+from arena.standings.settle import MARGIN
 
 if TYPE_CHECKING:
     from arena.play.runners import PlayOptions
@@ -194,8 +195,20 @@ UntilSettledOpt = Annotated[
     typer.Option(
         "--until-settled",
         metavar=FLAG,
-        help="Stop once every entrant is better than the next one down with 95% probability "
-        "(checked after each round, each block with --duplicate); --rounds is the cap.",
+        help="Stop once every entrant is above the next one down, or level with it within "
+        "--margin, by a sequential test (checked after each round, each block with "
+        "--duplicate); --rounds is the cap.",
+    ),
+]
+MarginOpt = Annotated[
+    float,
+    typer.Option(
+        "--margin",
+        min=0.01,
+        max=2.0,
+        metavar="M",
+        help="--until-settled: neighbours whose skills differ by less than M spreads of "
+        "their points difference in one deal may be found level (smaller: finer, longer).",
     ),
 ]
 BotsOpt = Annotated[
@@ -361,6 +374,7 @@ def tournament(
     strikes: StrikesO = 3,
     duplicate: DuplicateOpt = False,
     until_settled: UntilSettledOpt = False,
+    margin: MarginOpt = MARGIN,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar=FLAG, help="No live display.")
     ] = False,
@@ -437,6 +451,7 @@ def tournament(
                 transport="in-process" if in_process else "grpc",
                 duplicate=duplicate,
                 until_settled=until_settled,
+            settle_margin=margin,
                 **chosen,
                 **_common(rounds, deals_file, seed, listen,
                           decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
@@ -604,8 +619,10 @@ def run_tournament(
         )
         from arena.report.live import LiveDisplay
 
-        display = LiveDisplay(out, total, plan.entrants, done=len(skip))
-        display.ratings.rate_all(done)
+        run = run_ratings(plan)
+        for record in done:
+            run.add(record)
+        display = LiveDisplay(out, total, plan.entrants, done=len(skip), run=run)
         if config.transport == "in-process":
             from arena.play.loading import BotErrorReport
             from arena.play.tournament import run_in_process
@@ -616,7 +633,9 @@ def run_tournament(
                     bots,
                     writer,
                     skip=skip,
-                    on_match=lambda p: display.update(p.outcome.record, p.decisions),
+                    on_match=lambda p: display.update(
+                        p.outcome.record, p.decisions, show=not quiet
+                    ),
                     on_bot_error=BotErrorReport(),
                     runner=runner,
                 )
@@ -624,8 +643,10 @@ def run_tournament(
             from arena.referee.host import run_hosted_tournament
 
             with display if not quiet else _Null():
-                run_hosted_tournament(config, plan, writer, skip=skip, display=display)
-    show_leaderboard(directory, plan.entrants)
+                run_hosted_tournament(
+                    config, plan, writer, skip=skip, display=display if not quiet else run
+                )
+    show_leaderboard(directory, plan.entrants, run=run)
     if plan.stop is not None:
         _say_why_it_ended(plan.stop, directory)
 
@@ -687,25 +708,47 @@ class _Null:
         return None
 
 
-def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None:
+def run_ratings(plan: Any) -> Any:
+    """The run's one rating (``arena.standings.runratings.RunRatings``), shared by the live display,
+    --until-settled, the leaderboard and the report: --until-settled's own when it has one."""
+    from arena.standings.runratings import RunRatings
+
+    if plan.stop is not None:
+        return plan.stop.run
+    return RunRatings((t.round, t.table, t.match_id) for t in plan.tables())
+
+
+def show_leaderboard(
+    directory: Path, entrants: list[str] | None = None, *, run: Any = None
+) -> None:
+    """Write and show the leaderboard (and the report) of the run in ``directory``;
+    ``run``: the run's ``RunRatings``, so that no match is rated twice (None: rate the
+    results file)."""
     from arena.report.console import leaderboard_table
     from arena.standings.leaderboard import build_leaderboard, write_csv, write_json
 
     records = finished_matches(directory)
-    rows = build_leaderboard(records, entrants, game=load_config(directory).game)
+    ratings = run.finish(records) if run is not None else None
+    if ratings is not None and run.matches() != {str(r["match"]) for r in records}:
+        ratings = None  # it rated a match the file does not hold: rate the file's
+    rows = build_leaderboard(
+        records, entrants, game=load_config(directory).game, ratings=ratings
+    )
     write_csv(rows, directory / "leaderboard.csv")
     write_json(rows, directory / "leaderboard.json", {"matches": len(records)})
     out.print(leaderboard_table(rows, title=f"Leaderboard · {len(records)} matches"))
     out.print(f"saved in {directory}/", markup=False, highlight=False)
-    _write_report(directory)
+    _write_report(directory, run)
 
 
-def _write_report(directory: Path) -> None:
-    """The run's HTML report; the run's results stand without it, so a failure warns."""
+def _write_report(directory: Path, run: Any = None) -> None:
+    """The run's HTML report; the run's results stand without it, so a failure warns.
+    ``run``: the run's finished ``RunRatings``, whose rating history the report shows."""
     from arena.report.html import write_report
 
     try:
-        out.print(f"report: {write_report(directory)}", markup=False, highlight=False)
+        path = write_report(directory, run=run)
+        out.print(f"report: {path}", markup=False, highlight=False)
     except (ValueError, OSError) as exc:
         err.print(f"[yellow]warning[/]: no report: {escape(str(exc))}", highlight=False)
 
@@ -756,6 +799,7 @@ def serve(
     strikes: StrikesO = 3,
     duplicate: DuplicateOpt = False,
     until_settled: UntilSettledOpt = False,
+    margin: MarginOpt = MARGIN,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar=FLAG, help="No live display.")
     ] = False,
@@ -772,6 +816,7 @@ def serve(
             external=True,
             duplicate=duplicate,
             until_settled=until_settled,
+            settle_margin=margin,
             **_game(game, game_options),
             **_common(rounds, deals_file, seed, listen,
                       decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),

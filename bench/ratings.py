@@ -1,31 +1,44 @@
-"""How many rounds until the leaderboard shows the true order: per rating method, the share
-of seeds whose order is the true one after 5, 10, 16, 20, 40 and 80 rounds, in both Truf
-variants, and the rounds from which that share stays at 95% or more.
+"""How fast the leaderboard finds the true order, how honest its P(>next) is, and how
+often ``--until-settled`` stops wrong (issue 29). Four tables, per Truf variant:
 
-Run: ``python bench/ratings.py`` (``--seeds``, ``--rounds``, ``--variants``, ``--modes``,
-``--methods all`` make it smaller or larger; the README's figures came from
-``--seeds 100 --truth-rounds 2000``). On a quiet 2-core machine the default run plays
-about ten minutes the first time (the runs are cached) and rates for a few more.
-Every tournament is played in-process with the bundled bots,
-through the arena's own plan and runner, and kept under ``results/bench-ratings/`` (git
-ignores ``results/``), so a second run only re-rates. The true order comes from one long
+* **goal**: the share of seeds whose leaderboard shows the true order after R rounds, with
+  its 95% (Wilson) interval, for the leaderboard's sort (the estimate, ``Ratings.ranked``),
+  the plain mean of the points (score/deal) and TrueSkill's μ − 3σ; then the first round
+  at which the leaderboard's share reaches 95%, and the deals per entrant played by then.
+* **calibration**: every round of every seed, each pair of neighbours on the leaderboard:
+  the P(>next) shown, in bins, against how often the upper one is truly better; for the
+  bundled bots and for a field without the random bot (``FIELDS["norandom"]``: greedy,
+  greedy, planner, tracker; the two greedies, equal, are left out of it).
+* **stops**: ``--until-settled`` run on each seed's rounds as the CLI runs it (after every
+  round, ``arena.standings.settle``): on the bundled bots (median stop, how often the order at the
+  stop is the true one, how often a pair was found level); on identical bots, made by
+  giving tracker's and planner's names to each other in each match with probability 1/2
+  (the two are then equal in every respect, noise included), where any order declared
+  between them is a wrong stop; and on bots a tenth of tracker–planner's gap apart (the
+  names swapped with probability 0.45), where the wrong order is a wrong stop; and on the
+  norandom field's real twins (greedy#1, greedy#2). ``--draws`` label draws per played
+  run (the runs then share their deals: say so when quoting the count).
+
+Run: ``python bench/ratings.py`` (``--seeds``, ``--rounds``, ``--stop-rounds``,
+``--variants``, ``--tables`` make it smaller or larger; the README's figures came from the
+command it quotes). Every tournament is played in-process with the bundled bots, through
+the arena's own plan and runner, and kept under ``results/bench-ratings/`` (git ignores
+``results/``), so a second run only re-rates; a run of R rounds is the start of any longer
+run of the same seed, so the longer one serves. The true order comes from one long
 tournament per variant (``--truth-rounds``), cached there too: the order of its
-leaderboard, which must agree with its score per deal (the bench says so if not). The
-methods are ``RatingParams`` of ``arena.standings.ratings`` (what the leaderboard sorts by,
-μ − 3σ) and, for reference, score per deal. The last lines check ``--until-settled``:
-across seeds, the order at the stop must be the true one at least 95% of the time
-(``Ratings.settled``, as the CLI stops).
+leaderboard, which must agree with its score per deal (the bench says so if not).
 """
 
 from __future__ import annotations
 
 import argparse
-import copy
 import json
+import math
+import random
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,32 +48,13 @@ sys.path.insert(0, str(ROOT))
 from arena.core.seeding import seeded_secret  # noqa: E402
 from arena.play.run import RunConfig, load_bots, make_plan  # noqa: E402
 from arena.play.tournament import run_in_process  # noqa: E402
-from arena.standings.ratings import (  # noqa: E402
-    DEFAULT_PARAMS,
-    RatingParams,
-    Ratings,
-    match_order,
-)
+from arena.standings import settle  # noqa: E402
+from arena.standings.ratings import Ratings, match_order  # noqa: E402
 
 CACHE = ROOT / "results" / "bench-ratings"
-CHECKPOINTS = (5, 10, 16, 20, 40, 80)  # 16 and 20: the goals in target and classic
+CHECKPOINTS = (5, 10, 16, 20, 30, 40, 80, 120)  # 16 and 20: the goals in target and classic
 GOAL = 0.95
-TODAY = RatingParams(unit="match", tau=25.0 / 300)  # the leaderboard before issue 16
-
-# name -> rating parameters; "score/deal" is the reference, not a rating.
-METHODS: dict[str, RatingParams | None] = {
-    "match (today)": TODAY,
-    "match τ=0": replace(TODAY, tau=0.0),
-    "deal": RatingParams(unit="deal", tau=25.0 / 300),
-    "deal τ=0": RatingParams(unit="deal", tau=0.0),
-    "deal+match τ=0 m2": RatingParams(unit="both", tau=0.0, margin=2.0, draw_probability=0.4),
-    "boards τ=0": RatingParams(unit="deal", tau=0.0, boards=True),
-    "deal+match τ=0": RatingParams(unit="both", tau=0.0),  # the default of stop 22
-    "default": DEFAULT_PARAMS,
-    "score/deal": None,
-}
-
-QUICK = ("match (today)", "deal+match τ=0", "default", "score/deal")  # the default run's methods
+BINS = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 0.99, 1.0)  # P(>next) bins of the calibration table
 
 
 class MemoryWriter:
@@ -73,17 +67,41 @@ class MemoryWriter:
         self.records.append(dict(record))
 
 
+# Fields other than the bundled bots: name -> entrants. "norandom": the random bot (whose
+# own draws are most of the noise, issue 29) replaced by a twin of greedy, so the field has
+# no random bot and one pair of identical bots.
+FIELDS: dict[str, list[str]] = {"norandom": ["greedy", "greedy", "planner", "tracker"]}
+
+
 def play(
-    variant: str, seed: int, rounds: int, *, duplicate: bool, cache: Path = CACHE
+    variant: str,
+    seed: int,
+    rounds: int,
+    *,
+    duplicate: bool,
+    cache: Path = CACHE,
+    field: str | None = None,
 ) -> list[dict[str, Any]]:
-    """The match records of one in-process tournament of the bundled bots (cached)."""
+    """The match records of one in-process tournament of the bundled bots, or of the bots
+    of ``FIELDS[field]`` (cached)."""
     mode = "duplicate" if duplicate else "plain"
-    path = cache / f"{variant}-{mode}-r{rounds}" / f"seed{seed}.jsonl"
+    name = f"{variant}-{mode}-r{rounds}" + (f"-{field}" if field else "")
+    path = cache / name / f"seed{seed}.jsonl"
     if path.exists():
         return [json.loads(line) for line in path.read_text().splitlines() if line]
+    # A longer run of the same seed starts with this one (the schedule and the deals of a
+    # round follow from the seed and the round alone): its first rounds serve.
+    suffix = f"-{field}" if field else ""
+    for longer in sorted(cache.glob(f"{variant}-{mode}-r*{suffix}/seed{seed}.jsonl")):
+        stem = longer.parent.name.removeprefix(f"{variant}-{mode}-r").removesuffix(suffix)
+        if stem.isdigit() and int(stem) > rounds:
+            records = [json.loads(line) for line in longer.read_text().splitlines() if line]
+            return [r for r in records if int(r["round"]) <= rounds]
     config = RunConfig(
         rounds=rounds, variant=variant, seed=seed, transport="in-process", duplicate=duplicate
     )
+    if field is not None:
+        config.bots = list(FIELDS[field])
     secret = seeded_secret(seed)
     plan = make_plan(config, secret=secret)
     writer = MemoryWriter()
@@ -95,10 +113,14 @@ def play(
     return writer.records
 
 
-def rating_order(params: RatingParams, records: Sequence[Mapping[str, Any]]) -> list[str]:
-    ratings = Ratings(params)
-    ratings.rate_all(records)
-    return sorted(ratings.names(), key=lambda n: (-ratings.expose(n), n))
+def is_cached(variant: str, seed: int, rounds: int, cache: Path, field: str | None = None) -> bool:
+    """Whether ``play`` has this run (or a longer one of the same seed) cached."""
+    suffix = f"-{field}" if field else ""
+    for path in cache.glob(f"{variant}-plain-r*{suffix}/seed{seed}.jsonl"):
+        stem = path.parent.name.removeprefix(f"{variant}-plain-r").removesuffix(suffix)
+        if stem.isdigit() and int(stem) >= rounds:
+            return True
+    return False
 
 
 def score_order(records: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -112,13 +134,16 @@ def score_order(records: Sequence[Mapping[str, Any]]) -> list[str]:
 
 
 def truth(variant: str, rounds: int, cache: Path = CACHE) -> list[str]:
-    """The true order: the default leaderboard's after one long run (cached)."""
+    """The true order: the leaderboard's after one long run (cached)."""
     started = time.perf_counter()
     records = play(variant, 0, rounds, duplicate=False, cache=cache)
-    order = rating_order(DEFAULT_PARAMS, records)
+    ratings = Ratings()
+    ratings.rate_all(records)
+    order = ratings.ranked(ratings.names())
     if order != score_order(records):
-        print(f"warning: {variant}: after {rounds} rounds the ratings order {order} but score "
-              f"per deal orders {score_order(records)}; the truth is the ratings'")  # fmt: skip
+        mean = score_order(records)
+        print(f"warning: {variant}: after {rounds} rounds the leaderboard orders {order} but "
+              f"score per deal orders {mean}; the truth is the leaderboard's")  # fmt: skip
     print(f"{variant}: true order {' > '.join(order)} ({rounds} rounds, seed 0, "
           f"{time.perf_counter() - started:.0f}s)")  # fmt: skip
     return order
@@ -131,111 +156,298 @@ def by_round(records: Sequence[Mapping[str, Any]]) -> dict[int, list[Mapping[str
     return out
 
 
-def orders_per_round(
-    method: RatingParams | None, records: Sequence[Mapping[str, Any]], rounds: int
-) -> tuple[list[list[str]], list[bool]]:
-    """The leaderboard order after each round 1..rounds, and whether it was settled then."""
+def kind(name: str) -> str:
+    """The bot behind an entrant: ``greedy#2`` is a greedy."""
+    return name.split("#")[0]
+
+
+def truly_above(a: str, b: str, true_order: Sequence[str]) -> bool | None:
+    """Whether ``a`` is truly better than ``b`` (None: the same bot, neither is)."""
+    ka, kb = kind(a), kind(b)
+    if ka == kb:
+        return None
+    return true_order.index(ka) < true_order.index(kb)
+
+
+@dataclass
+class Walk:
+    """One run rated round by round as the leaderboard and --until-settled do."""
+
+    right: dict[str, list[bool]]  # sort -> whether round r's order is the true one
+    calibration: list[tuple[float, bool]]  # (P(>next) shown, the upper one truly better)
+    stop: int | None  # the round --until-settled stopped after (None: not by the cap)
+    ranked: list[str]  # the order at the stop (or at the cap)
+    found: list[str]  # the verdicts on its neighbours
+    deals: list[float]  # deals per entrant by the end of each round
+    # (upper, lower) true neighbours -> (the gap's estimate, its standard error) each round
+    gaps: dict[tuple[str, str], list[tuple[float, float]]]
+
+
+def walk(
+    records: Sequence[Mapping[str, Any]],
+    rounds: int,
+    true_order: Sequence[str] | None,
+    *,
+    sorts: bool = True,
+) -> Walk:
+    """Rate ``records`` round by round: each sort's order against ``true_order`` (the
+    bots' kinds), the calibration pairs, and where --until-settled would stop."""
     rounds_of = by_round(records)
-    orders: list[list[str]] = []
-    settled_after: list[bool] = []
-    if method is None:
-        seen: list[Mapping[str, Any]] = []
-        for r in range(1, rounds + 1):
-            seen.extend(rounds_of.get(r, []))
-            orders.append(score_order(seen))
-            settled_after.append(False)
-        return orders, settled_after
-    ratings = Ratings(method)
+    ratings = Ratings()
+    seen: list[Mapping[str, Any]] = []
+    right: dict[str, list[bool]] = {"leaderboard": [], "score/deal": [], "μ − 3σ": []}
+    calibration: list[tuple[float, bool]] = []
+    stop: int | None = None
+    ranked: list[str] = []
+    found: list[str] = []
+    deals: list[float] = []
+    gaps: dict[tuple[str, str], list[tuple[float, float]]] = {}
+    played: dict[str, int] = {}
     for r in range(1, rounds + 1):
         for record in sorted(rounds_of.get(r, []), key=match_order):
             ratings.rate_match(record)
-        # The leaderboard of a run of r rounds: blocks still open are rated deal by deal.
-        board = copy.deepcopy(ratings) if ratings.pending() else ratings
-        board.flush()
-        order = sorted(board.names(), key=lambda n: (-board.expose(n), n))
-        orders.append(order)
-        settled_after.append(board.settled(order))
-    return orders, settled_after
+            seen.append(record)
+            for name in record["seats"]:
+                played[name] = played.get(name, 0) + int(record["deals"])
+        deals.append(sum(played.values()) / max(len(played), 1))
+        ranked = ratings.ranked(ratings.names())
+        if sorts and true_order is not None:
+            kinds = [kind(n) for n in ranked]
+            right["leaderboard"].append(kinds == list(true_order))
+            right["score/deal"].append([kind(n) for n in score_order(seen)] == list(true_order))
+            cons = sorted(ratings.names(), key=lambda n: (-ratings.expose(n), n))
+            right["μ − 3σ"].append([kind(n) for n in cons] == list(true_order))
+            for a, b in zip(ranked, ranked[1:], strict=False):
+                truly = truly_above(a, b, true_order)
+                if truly is not None:
+                    calibration.append((ratings.prob_better(a, b), truly))
+            for a, b in zip(true_order, true_order[1:], strict=False):
+                if a in ratings and b in ratings:
+                    gap, variance = ratings.gap(a, b)
+                    gaps.setdefault((a, b), []).append((gap, math.sqrt(variance)))
+        if stop is None:
+            found = settle.verdicts(ratings, ranked)
+            if all(v != settle.OPEN for v in found):
+                stop = r
+                if not sorts:
+                    break
+    if stop is None:
+        found = settle.verdicts(ratings, ranked)
+    return Walk(right, calibration, stop, ranked, found, deals, gaps)
 
 
-def needed(shares: Sequence[float]) -> str:
-    """The rounds from which the share stays at the goal, or '>N'."""
-    for start in range(len(shares)):
-        if all(s >= GOAL for s in shares[start:]):
-            return str(start + 1)
-    return f">{len(shares)}"
+def declared(walk_: Walk, upper: str, lower: str) -> bool:
+    """Whether the stop put ``upper`` above ``lower``: some verdict between them, in the
+    order at the stop, says above (a level pair orders nothing)."""
+    if walk_.stop is None:
+        return False
+    i, j = walk_.ranked.index(upper), walk_.ranked.index(lower)
+    return i < j and any(v == settle.ABOVE for v in walk_.found[i:j])
 
 
-def block_ends(records: Sequence[Mapping[str, Any]], rounds: int) -> set[int]:
-    """The rounds after which ``--until-settled`` may stop: every round, or in a duplicate
-    run the last round of each block (as the CLI does)."""
-    if not any("block" in r for r in records):
-        return set(range(1, rounds + 1))
-    ends = {int(r["round"]) for r in records if r["rotation"] == len(r["seats"]) - 1}
-    return ends | {rounds}
+def swapped(
+    records: Sequence[Mapping[str, Any]], a: str, b: str, chance: float, rng: random.Random
+) -> list[dict[str, Any]]:
+    """The records with ``a``'s and ``b``'s names exchanged in each match with probability
+    ``chance``: at 1/2 the two names are identical bots; at c, the bot called ``a`` is
+    (1 - c) of ``a`` and c of ``b``, so their gap is (1 - 2c) of the real one."""
+    out = []
+    for record in records:
+        copy = dict(record)
+        if rng.random() < chance:
+            names = {a: b, b: a}
+            copy["seats"] = [names.get(n, n) for n in record["seats"]]
+        out.append(copy)
+    return out
+
+
+def wilson(hits: int, n: int) -> tuple[float, float]:
+    """The 95% Wilson interval of a share ``hits / n``."""
+    if n == 0:
+        return (0.0, 1.0)
+    z = 1.959964
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def share(hits: int, n: int) -> str:
+    low, high = wilson(hits, n)
+    return f"{hits / n:.3f} [{low:.3f}, {high:.3f}]" if n else "—"
+
+
+def goal_table(variant: str, walks: Sequence[Walk], rounds: int) -> None:
+    n = len(walks)
+    checkpoints = [c for c in CHECKPOINTS if c <= rounds]
+    print(f"\n{variant}: share of {n} seeds in the true order after R rounds "
+          "(95% interval)")  # fmt: skip
+    print(f"  {'R':>4}  {'deals/entrant':>13}  " + "  ".join(f"{s:<22}" for s in walks[0].right))
+    for r in checkpoints:
+        deals = sum(w.deals[r - 1] for w in walks) / n
+        cells = "  ".join(
+            f"{share(sum(w.right[s][r - 1] for w in walks), n):<22}" for s in walks[0].right
+        )
+        print(f"  {r:>4}  {deals:>13.0f}  {cells}")
+    for r in (c for c in (16, 20) if c <= rounds):
+        diffs = [w.right["leaderboard"][r - 1] - w.right["score/deal"][r - 1] for w in walks]
+        mean = sum(diffs) / n
+        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
+        half = 1.959964 * sd / math.sqrt(n)
+        print(f"  round {r}: leaderboard − score/deal, paired over the same seeds: "
+              f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]")  # fmt: skip
+    shares = [sum(w.right["leaderboard"][r] for w in walks) / n for r in range(rounds)]
+    first = next((r + 1 for r, x in enumerate(shares) if x >= GOAL), None)
+    if first is None:
+        print(f"  the leaderboard's share stays under {GOAL:.0%} up to round {rounds}")
+    else:
+        deals = sum(w.deals[first - 1] for w in walks) / n
+        print(f"  the leaderboard's share first reaches {GOAL:.0%} at round {first}: "
+              f"{deals:.0f} deals per entrant")  # fmt: skip
+
+
+def spread_table(variant: str, walks: Sequence[Walk], rounds: int) -> None:
+    """Whether each gap's variance is right: the standard deviation of its estimate across
+    seeds against the standard error the leaderboard gave it (mean over seeds)."""
+    print(f"\n{variant}: each true neighbour pair's gap (skill units) across "
+          f"{len(walks)} seeds: its spread against the standard error shown")  # fmt: skip
+    for pair in walks[0].gaps:
+        cells = []
+        for r in (c for c in (10, 20, 40) if c <= rounds):
+            seen = [w.gaps[pair][r - 1] for w in walks if len(w.gaps.get(pair, ())) >= r]
+            if len(seen) < 3:
+                continue
+            mean = sum(g for g, _ in seen) / len(seen)
+            spread = math.sqrt(sum((g - mean) ** 2 for g, _ in seen) / (len(seen) - 1))
+            shown = sum(e for _, e in seen) / len(seen)
+            cells.append(f"round {r}: gap {mean:.3f}, spread {spread:.3f}, shown {shown:.3f}")
+        print(f"  {pair[0]} > {pair[1]}: " + "; ".join(cells))
+
+
+def calibration_table(title: str, walks: Sequence[Walk]) -> None:
+    pairs = [p for w in walks for p in w.calibration]
+    print(f"\n{title}: P(>next) shown against how often it was right "
+          f"({len(pairs)} neighbour pairs, every round of {len(walks)} seeds)")  # fmt: skip
+    print(f"  {'bin':<12} {'pairs':>6}  {'shown':>6}  {'right (95% interval)':<24}")
+    for low, high in zip(BINS, BINS[1:], strict=False):
+        inside = [(p, ok) for p, ok in pairs if low <= p < high or (high == 1.0 and p == 1.0)]
+        if not inside:
+            continue
+        shown = sum(p for p, _ in inside) / len(inside)
+        hits = sum(ok for _, ok in inside)
+        print(f"  [{low:.2f}, {high:.2f}) {len(inside):>6}  {shown:>6.3f}  "
+              f"{share(hits, len(inside)):<24}")  # fmt: skip
+
+
+def stops_table(variant: str, bundled: Sequence[Walk], true_order: Sequence[str],
+                twins: Sequence[Walk], tenth: Sequence[Walk], real: Sequence[Walk],
+                rounds: int) -> None:  # fmt: skip
+    print(f"\n{variant}: --until-settled checked after every round, cap {rounds} rounds")
+    stopped = [w for w in bundled if w.stop is not None]
+    if not stopped:
+        print(f"  bundled bots: none of {len(bundled)} runs stopped")
+    else:
+        median = sorted(w.stop for w in stopped if w.stop)[len(stopped) // 2]
+        right = sum(
+            all(not declared(w, b, a) for a, b in zip(true_order, true_order[1:], strict=False))
+            for w in stopped
+        )
+        level = sum(settle.LEVEL in w.found for w in stopped)
+        print(f"  bundled bots: {len(stopped)} of {len(bundled)} runs stopped, median stop "
+              f"{median} rounds; no pair in the wrong order at the stop in "
+              f"{share(right, len(stopped))}; a pair found level in {level}")  # fmt: skip
+    for title, walks, wrong in (
+        ("identical bots (tracker and planner, names swapped at 1/2)", twins,
+         lambda w: declared(w, "tracker", "planner") or declared(w, "planner", "tracker")),
+        ("a tenth of tracker-planner's gap (names swapped at 0.45)", tenth,
+         lambda w: declared(w, "planner", "tracker")),
+        ("real twins (norandom field: greedy#1, greedy#2)", real,
+         lambda w: declared(w, "greedy#1", "greedy#2") or declared(w, "greedy#2", "greedy#1")),
+    ):
+        if not walks:
+            continue
+        bad = sum(wrong(w) for w in walks)
+        done = [w.stop for w in walks if w.stop is not None]
+        median = sorted(done)[len(done) // 2] if done else None
+        capped = len(walks) - len(done)
+        print(f"  {title}: wrong stops {share(bad, len(walks))} of {len(walks)} runs; "
+              f"{len(done)} stopped (median {median}), {capped} at the cap")  # fmt: skip
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=20, help="tournaments per point")
-    parser.add_argument("--rounds", type=int, default=80, help="rounds per tournament")
-    parser.add_argument("--truth-rounds", type=int, default=1000)
+    parser.add_argument("--seeds", type=int, default=20, help="tournaments for goal/calibration")
+    parser.add_argument("--rounds", type=int, default=40, help="their rounds")
+    parser.add_argument("--other-seeds", type=int, default=None,
+                        help="tournaments of the norandom field (default: --seeds)")  # fmt: skip
+    parser.add_argument("--stop-seeds", type=int, default=10, help="tournaments for the stops")
+    parser.add_argument("--stop-rounds", type=int, default=120, help="their rounds (the cap)")
+    parser.add_argument("--draws", type=int, default=1, help="label draws per stop run")
+    parser.add_argument("--draw-seed", type=int, default=29, help="seed of the label draws")
+    parser.add_argument("--truth-rounds", type=int, default=2000)
     parser.add_argument("--variants", default="classic,target")
-    parser.add_argument("--modes", default="plain,duplicate")
-    parser.add_argument(
-        "--methods", default=",".join(QUICK), help="comma-separated names, or 'all'"
-    )
+    parser.add_argument("--tables", default="goal,calibration,stops")
     parser.add_argument("--cache", type=Path, default=CACHE, help="where runs are kept")
+    parser.add_argument("--cached-only", action="store_true",
+                        help="only the seeds among 1..--seeds already played")  # fmt: skip
     args = parser.parse_args()
-    names = list(METHODS) if args.methods == "all" else args.methods.split(",")
-    unknown = [m for m in names if m not in METHODS]
-    if unknown:
-        parser.error(f"unknown method(s) {', '.join(unknown)}; known: {', '.join(METHODS)}")
-    methods = {m: METHODS[m] for m in names}
-    checkpoints = [c for c in CHECKPOINTS if c <= args.rounds]
+    tables = set(args.tables.split(","))
     for variant in args.variants.split(","):
         true_order = truth(variant, args.truth_rounds, args.cache)
-        for mode in args.modes.split(","):
-            started = time.perf_counter()
-            runs = [
-                play(variant, seed, args.rounds, duplicate=mode == "duplicate", cache=args.cache)
-                for seed in range(1, args.seeds + 1)
+        started = time.perf_counter()
+        if tables & {"goal", "calibration"}:
+            seeds = [
+                s for s in range(1, args.seeds + 1)
+                if not args.cached_only or is_cached(variant, s, args.rounds, args.cache)
+            ]  # fmt: skip
+            if args.cached_only:
+                print(f"{variant}: {len(seeds)} of seeds 1..{args.seeds} played "
+                      f"({args.rounds} rounds or more)")  # fmt: skip
+            walks = [
+                walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache),
+                     args.rounds, true_order)  # fmt: skip
+                for seed in seeds
             ]
-            print(f"{variant} {mode}: {args.seeds} seeds × {args.rounds} rounds "
-                  f"({time.perf_counter() - started:.0f}s)")  # fmt: skip
-            head = "  ".join(f"{c:>5}" for c in checkpoints)
-            print(f"  {'method':<16} {head}  rounds for {GOAL:.0%}")
-            for name, method in methods.items():
-                report(name, method, runs, true_order, args.rounds, checkpoints)
-
-
-def report(
-    name: str,
-    method: RatingParams | None,
-    runs: Sequence[Sequence[Mapping[str, Any]]],
-    true_order: Sequence[str],
-    rounds: int,
-    checkpoints: Sequence[int],
-) -> None:
-    right = [0] * rounds
-    stops: list[tuple[int, bool, bool]] = []  # (stop, settled there, order right)
-    for records in runs:
-        orders, settled_after = orders_per_round(method, records, rounds)
-        for r, order in enumerate(orders):
-            right[r] += order == list(true_order)
-        ends = block_ends(records, rounds)
-        stop = next((r for r in sorted(ends) if settled_after[r - 1]), rounds)
-        stops.append((stop, settled_after[stop - 1], orders[stop - 1] == list(true_order)))
-    shares = [n / len(runs) for n in right]
-    cells = "  ".join(f"{shares[c - 1]:5.2f}" for c in checkpoints)
-    print(f"  {name:<16} {cells}  {needed(shares)}")
-    if method is not None and name == "default":
-        correct = sum(ok for _, _, ok in stops) / len(stops)
-        median = sorted(s for s, _, _ in stops)[len(stops) // 2]
-        capped = sum(not was for _, was, _ in stops)
-        print(f"  --until-settled: order right at the stop in {correct:.0%} of seeds "
-              f"(goal {GOAL:.0%}); median stop {median} rounds; "
-              f"{capped} reached the cap")  # fmt: skip
+            if "goal" in tables:
+                goal_table(variant, walks, args.rounds)
+            if "calibration" in tables:
+                spread_table(variant, walks, args.rounds)
+                calibration_table(f"{variant}, bundled bots", walks)
+                other = [
+                    walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache,
+                              field="norandom"), args.rounds, true_order)  # fmt: skip
+                    for seed in range(1, (args.other_seeds or args.seeds) + 1)
+                    if not args.cached_only
+                    or is_cached(variant, seed, args.rounds, args.cache, "norandom")
+                ]
+                calibration_table(f"{variant}, no random bot (norandom)", other)
+        if "stops" in tables:
+            stop_seeds = [
+                s for s in range(1, args.stop_seeds + 1)
+                if not args.cached_only or is_cached(variant, s, args.stop_rounds, args.cache)
+            ]  # fmt: skip
+            runs = [
+                play(variant, seed, args.stop_rounds, duplicate=False, cache=args.cache)
+                for seed in stop_seeds
+            ]
+            bundled = [walk(r, args.stop_rounds, true_order, sorts=False) for r in runs]
+            rng = random.Random(args.draw_seed)
+            twins, tenth = [], []
+            for records in runs:
+                for _ in range(args.draws):
+                    pair = swapped(records, "tracker", "planner", 0.5, rng)
+                    twins.append(walk(pair, args.stop_rounds, None, sorts=False))
+                    near = swapped(records, "tracker", "planner", 0.45, rng)
+                    tenth.append(walk(near, args.stop_rounds, None, sorts=False))
+            real = [
+                walk(play(variant, seed, args.stop_rounds, duplicate=False, cache=args.cache,
+                          field="norandom"), args.stop_rounds, None, sorts=False)  # fmt: skip
+                for seed in range(1, args.stop_seeds + 1)
+                if not args.cached_only
+                or is_cached(variant, seed, args.stop_rounds, args.cache, "norandom")
+            ] if variant == "classic" else []
+            stops_table(variant, bundled, true_order, twins, tenth, real, args.stop_rounds)
+        print(f"({variant}: {time.perf_counter() - started:.0f}s)")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
-"""bench/ratings.py runs end to end on a tiny field of runs and prints a line per method
-with its share at each checkpoint and the rounds it needs. Not a goal check: the figures
-are the bench's to report (README), never a test's."""
+"""bench/ratings.py runs end to end on a tiny field of runs and prints its four tables: the
+share in the true order per round with intervals, the calibration of P(>next) for the
+bundled bots and a field without the random bot, and the stops. Not a goal check: the
+figures are the bench's to report (README), never a test's."""
 
 from __future__ import annotations
 
@@ -10,19 +11,28 @@ from pathlib import Path
 from procs import run_bench
 
 
-def test_the_ratings_bench_reports_each_method_and_the_stop(tmp_path: Path) -> None:
-    args = ["--seeds", "2", "--rounds", "5", "--truth-rounds", "8", "--variants", "target",
-            "--methods", "match (today),default,score/deal", "--cache", str(tmp_path)]  # fmt: skip
+def test_the_ratings_bench_prints_its_tables(tmp_path: Path) -> None:
+    args = ["--seeds", "2", "--rounds", "5", "--stop-seeds", "1", "--stop-rounds", "6",
+            "--draws", "2", "--truth-rounds", "8", "--variants", "target",
+            "--cache", str(tmp_path)]  # fmt: skip
     out = run_bench("ratings.py", *args, timeout=300)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].startswith("target: true order ")
-    for mode in ("plain", "duplicate"):
-        at = lines.index(next(x for x in lines if x.startswith(f"target {mode}: 2 seeds")))
-        assert re.fullmatch(r"\s+method\s+5\s+rounds for 95%", lines[at + 1])
-        for offset, name in enumerate(("match (today)", "default"), start=2):
-            assert re.fullmatch(
-                rf"\s+{re.escape(name)}\s+[01]\.\d\d\s+(\d+|>5)", lines[at + offset]
-            )
-        assert "--until-settled: order right at the stop in" in lines[at + 4]
-    assert (tmp_path / "target-duplicate-r5" / "seed2.jsonl").exists()  # kept for a re-run
+    head = lines.index(next(x for x in lines if x.startswith("target: share of 2 seeds")))
+    assert re.fullmatch(r"\s+R\s+deals/entrant\s+leaderboard\s+score/deal\s+μ − 3σ\s*",
+                        lines[head + 1])  # fmt: skip
+    share = r"[01]\.\d{3} \[[01]\.\d{3}, [01]\.\d{3}\]"
+    assert re.fullmatch(rf"\s+5\s+\d+\s+{share}\s+{share}\s+{share}\s*", lines[head + 2])
+    assert re.match(r"  the leaderboard's share (first reaches 95% at round \d+: \d+ deals "
+                    r"per entrant|stays under 95% up to round 5)", lines[head + 3])  # fmt: skip
+    for title in ("target, bundled bots", "target, no random bot (norandom)"):
+        assert any(x.startswith(f"{title}: P(>next) shown against how often") for x in lines)
+    assert any(re.match(rf"  \[0\.\d\d, [01]\.\d\d\)\s+\d+\s+[01]\.\d{{3}}\s+{share}", x)
+               for x in lines)  # fmt: skip
+    said = "\n".join(lines)
+    assert "target: --until-settled checked after every round, cap 6 rounds" in said
+    assert re.search(rf"identical bots .*: wrong stops {share} of 2 runs", said)
+    assert re.search(rf"a tenth of tracker-planner's gap .*: wrong stops {share} of 2 runs", said)
+    assert (tmp_path / "target-plain-r5" / "seed2.jsonl").exists()  # kept for a re-run
+    assert (tmp_path / "target-plain-r5-norandom" / "seed2.jsonl").exists()

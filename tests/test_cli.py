@@ -109,7 +109,7 @@ def test_leaderboard_rerenders_from_saved_files(tmp_path: Path, fmt: str) -> Non
     for bot in ("random", "greedy", "planner", "tracker"):
         assert bot in text
     if fmt == "json":
-        assert json.loads(text)["schema"] == 2  # leaderboard schema 2 (issue 16)
+        assert json.loads(text)["schema"] == 3  # leaderboard schema 3 (issue 29)
     if fmt == "csv":
         assert text.splitlines()[0].startswith("rank,bot,mu,sigma,conservative")
 

@@ -4,6 +4,7 @@ in-process and over gRPC, resumed and verified (issue 16)."""
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -102,18 +103,23 @@ def test_a_deals_file_and_duplicate_are_refused_together(tmp_path: Path) -> None
 
 
 def test_until_settled_stops_once_the_order_is_settled_and_says_so(tmp_path: Path) -> None:
+    """Issue 29: a field with identical bots settles, the twins found level within the
+    margin, the others each above the next; the leaderboard agrees with the stop."""
     out = tmp_path / "s"
     code, text = arena(
         "tournament", "--in-process", "--until-settled", "--rounds", "80", "--seed", "11",
-        "--deals", "13", "--results", str(out), "--quiet",
+        "--bots", "random,greedy,tracker,tracker", "--results", str(out), "--quiet",
     )  # fmt: skip
     assert code == 0, text
     said = " ".join(text.split())
     rounds = max(m["round"] for m in read_jsonl(out / "matches.jsonl"))
     assert f"stopped after {rounds} of 80 rounds: the order is settled" in said
     assert rounds < 80
+    assert re.search(r"level within the margin: tracker#[12] and tracker#[12]$", said.strip())
     board = json.loads((out / "leaderboard.json").read_text())["rows"]
-    assert all(row["p_better_next"] >= 0.95 for row in board[:-1])
+    assert [row["bot"] for row in board][2:] == ["greedy", "random"]
+    assert all(row["p_better_next"] >= 0.5 for row in board[:-1])
+    assert board[1]["p_better_next"] > 0.99  # the lower twin above greedy
 
 
 def test_until_settled_says_when_it_reached_the_cap(tmp_path: Path) -> None:

@@ -157,12 +157,40 @@ def test_ratings_on_the_board_are_the_ratings_of_the_matches() -> None:
         assert row.conservative == pytest.approx(r.mu - 3 * r.sigma, abs=2e-3)
 
 
-def test_rows_are_sorted_by_conservative_rating_and_numbered() -> None:
+def test_rows_are_sorted_by_the_estimate_and_numbered() -> None:
     rows = build_leaderboard(sample_records())
     assert [r.rank for r in rows] == list(range(1, len(rows) + 1))
-    keys = [r.conservative for r in rows]
+    keys = [r.estimate for r in rows]
     assert keys == sorted(keys, reverse=True)
     assert rows[0].bot == "d"  # two wins, never behind anyone
+
+
+def points_record(seats: Sequence[str], deals: Sequence[Sequence[float]], r: int) -> dict[str, Any]:
+    """A match of round ``r`` with its deals' points (rated by points)."""
+    totals = [round(sum(d[s] for d in deals)) for s in range(len(seats))]
+    out = record(f"r{r:04d}-t01", r, 1, seats, totals, deals=len(deals))
+    out["deal_points"] = [list(d) for d in deals]
+    return out
+
+
+def test_the_order_and_p_better_next_come_from_one_model() -> None:
+    """Issue 29: every row's P(>next) is 50% or more (the order and the probability come
+    from the same estimates), even where mu - 3 sigma would sort otherwise: an entrant
+    with many close deals against one with a few big wins."""
+    rng = random.Random(29)
+    records = []
+    for r in range(1, 13):
+        seats = ["steady", "lucky", "mid", "low"]
+        deals = [[1.0 + rng.gauss(0, 1), rng.choice((-6.0, 9.0)), 0.5 + rng.gauss(0, 1),
+                  rng.gauss(0, 1)] for _ in range(13)]  # fmt: skip
+        records.append(points_record(seats, deals, r))
+    rows = build_leaderboard(records)
+    assert [row.rank for row in rows] == [1, 2, 3, 4]
+    for row in rows[:-1]:
+        assert row.p_better_next is not None and row.p_better_next >= 0.5
+    assert rows[-1].p_better_next is None
+    estimates = [row.estimate for row in rows]
+    assert estimates == sorted(estimates, reverse=True)
 
 
 def test_an_entrant_without_matches_still_appears_with_no_averages() -> None:
@@ -248,7 +276,7 @@ def test_json_round_trips_with_meta_and_rating_parameters(tmp_path: Path) -> Non
     meta = {"matches": 3, "results": "results/x"}
     write_json(rows, path, meta)
     doc = json.loads(path.read_text(encoding="utf-8"))
-    assert doc["schema"] == 2
+    assert doc["schema"] == 3
     assert doc["rating"]["draw_probability"] == pytest.approx(0.02)
     assert doc["rating"]["mu"] == pytest.approx(25.0)
     assert tuple(doc["rows"][0]) == COLUMNS
@@ -277,8 +305,8 @@ def test_writes_leave_no_temporary_files(tmp_path: Path) -> None:
 
 def test_a_leaderboard_json_of_another_schema_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "leaderboard.json"
-    path.write_text(json.dumps({"schema": 3, "rows": [], "meta": {}}), encoding="utf-8")
-    with pytest.raises(ResultsError, match="schema-1 or -2"):
+    path.write_text(json.dumps({"schema": 4, "rows": [], "meta": {}}), encoding="utf-8")
+    with pytest.raises(ResultsError, match="schema-1 to -3"):
         read_leaderboard_json(path)
 
 
@@ -361,7 +389,7 @@ def test_a_missing_matches_file_is_a_results_error(tmp_path: Path) -> None:
 def test_markdown_has_a_header_and_a_line_per_entrant() -> None:
     rows = build_leaderboard(sample_records(), ["a", "b", "c", "d", "e", "newbie"])
     lines = to_markdown(rows).splitlines()
-    assert lines[0].startswith("| # | bot | μ−3σ | P(>next) | μ | σ |")
+    assert lines[0].startswith("| # | bot | estimate | P(>next) | μ | σ |")
     assert set(lines[1]) <= set("|-:")
     assert len(lines) == 2 + len(rows)
     assert lines[2].startswith(f"| 1 | {rows[0].bot} |")

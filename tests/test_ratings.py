@@ -20,6 +20,7 @@ from arena.standings.ratings import (
     RatingParams,
     Ratings,
     deal_ranks,
+    gaussian_margins,
     prob_better,
     rating_ranks,
     settled,
@@ -776,3 +777,103 @@ def test_points_rate_teams_of_unequal_size_by_places() -> None:
     places.rate_match(rec)
     for name in "abc":
         assert points.rating(name) == places.rating(name)
+
+
+def factor_graph_margins(
+    teams: Sequence[Sequence[tuple[float, float]]],
+    performances: Sequence[float],
+    *,
+    beta: float,
+    tau: float = 0.0,
+) -> list[list[tuple[float, float]]]:
+    """``gaussian_margins`` through the ``trueskill`` package's factor graph (the path the
+    ratings took before issue 29): the reference the closed form must match."""
+    env = PointsTrueSkill(mu=25.0, sigma=25 / 3, beta=beta, tau=tau)
+    groups = [
+        {(k, i): env.create_rating(mu, sigma) for i, (mu, sigma) in enumerate(team)}
+        for k, team in enumerate(teams)
+    ]
+    rated = env.rate_margins(groups, performances)
+    return [
+        [(rated[k][k, i].mu, rated[k][k, i].sigma) for i in range(len(team))]
+        for k, team in enumerate(teams)
+    ]
+
+
+@pytest.mark.parametrize(
+    "sizes", [(1, 1), (1, 1, 1), (1, 1, 1, 1), (1,) * 6, (2, 2), (2, 2, 2), (3, 3)]
+)
+@pytest.mark.parametrize("tau", [0.0, 25 / 300])
+def test_the_closed_form_margin_update_equals_the_factor_graph(
+    sizes: tuple[int, ...], tau: float
+) -> None:
+    """Issue 29: the points update is done in closed form (``gaussian_margins``); the
+    ``trueskill`` factor graph it replaced must give the same means and sigmas."""
+    rng = random.Random(sum(sizes) * 7 + len(sizes))
+    for _ in range(20):
+        teams = [[(rng.uniform(10, 40), rng.uniform(0.3, 9)) for _ in range(n)] for n in sizes]
+        perf = [rng.uniform(-12, 12) for _ in sizes]
+        fast = gaussian_margins(teams, perf, beta=25 / 6, tau=tau)
+        slow = factor_graph_margins(teams, perf, beta=25 / 6, tau=tau)
+        for fast_team, slow_team in zip(fast, slow, strict=True):
+            for (mu, sigma), (ref_mu, ref_sigma) in zip(fast_team, slow_team, strict=True):
+                assert mu == pytest.approx(ref_mu, abs=1e-5)
+                assert sigma == pytest.approx(ref_sigma, abs=1e-5)
+
+
+def test_a_whole_run_rates_the_same_in_closed_form_and_through_the_factor_graph(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Hundreds of deals of four seats (and of two teams of two), rated with each path:
+    every entrant's mu and sigma agree to 1e-4 at the end."""
+    rng = random.Random(29)
+    skill = {"a": 1.0, "b": 0.6, "c": 0.0, "d": -1.5}
+    records = []
+    for r in range(1, 31):
+        seats = rng.sample(list(skill), 4)
+        deals = [[skill[n] + rng.gauss(0, 3) for n in seats] for _ in range(13)]
+        teams = [[0, 1], [2, 3]] if r % 3 == 0 else None
+        records.append(with_deals(record(seats, [0] * 4, teams=teams, round=r), deals))
+    fast = Ratings(POINTS)
+    fast.rate_all(records)
+    monkeypatch.setattr("arena.standings.ratings.gaussian_margins", factor_graph_margins)
+    slow = Ratings(POINTS)
+    slow.rate_all(records)
+    for name in skill:
+        assert fast.rating(name).mu == pytest.approx(slow.rating(name).mu, abs=1e-4)
+        assert fast.rating(name).sigma == pytest.approx(slow.rating(name).sigma, abs=1e-4)
+
+
+def test_a_disqualification_costs_the_estimate_what_it_costs_mu() -> None:
+    """The leaderboard's sort (``Ratings.estimate``) reads the points of every deal at
+    once, but matches rated by places (here a disqualified seat, ranked last) are not
+    points: they move the estimate by what they moved mu. The best player, disqualified in
+    most matches, sinks below the honest entrants that mu puts above it (how far a
+    disqualification sinks a seat is the places rating's business); with no such match
+    the estimate is the evidence's alone."""
+    rng = random.Random(25)
+    skill = {"a": 1.0, "b": 0.5, "c": 0.0, "d": -0.5}
+    honest, faulty = [], []
+    for r in range(1, 13):
+        seats = list(skill)
+        deals = [[skill[n] + rng.gauss(0, 2) for n in seats] for _ in range(13)]
+        rec = with_deals(record(seats, [0] * 4, round=r), deals)
+        honest.append(rec)
+        out = r % 4 != 1  # a disqualified in 9 of 12 matches
+        faulty.append({**rec, "disqualified": [out, False, False, False]})
+    clean = Ratings(POINTS)
+    clean.rate_all(honest)
+    assert clean.ranked(skill)[0] == "a"
+    assert clean._by_points is None  # nothing rated by places: one track
+    cheat = Ratings(POINTS)
+    cheat.rate_all(faulty)
+    ranked = cheat.ranked(skill)
+    assert ranked.index("a") > ranked.index("b") and ranked.index("a") > ranked.index("c")
+    assert cheat._by_points is not None
+    assert cheat._placed == {"a"}  # only the offender's estimate carries its penalty
+    variance = cheat._scale.variance()
+    per_unit = math.sqrt(variance) / cheat.params.beta
+    points = cheat._evidence.estimates(variance, cheat.params.sigma * per_unit)
+    for name in "bcd":  # the honest seats are placed by their points alone
+        assert cheat.estimate(name) == pytest.approx(cheat.params.mu + points[name] / per_unit)
+    assert all(cheat.prob_better(x, y) >= 0.5 for x, y in zip(ranked, ranked[1:], strict=False))

@@ -55,10 +55,10 @@ def test_the_leaderboard_fits_the_terminal_with_names_whole_and_nothing_cut(widt
     assert max(len(line) for line in text.splitlines()) <= width
     for row in rows:  # every name whole, on one line
         assert row.bot in text
-    assert "μ−3σ" in text and "matches" in text  # the key columns stay
+    assert "estimate" in text and "matches" in text  # the key columns stay
     # A number is never cut: every rating shown is one of the true ones, in full.
     for row in rows:
-        assert f"{row.conservative:.2f}" in text
+        assert f"{row.estimate:.2f}" in text
 
 
 def test_a_narrow_leaderboard_folds_faults_and_says_where_the_rest_is() -> None:
@@ -93,14 +93,14 @@ def rows_of(game: str, *, faults: bool) -> list:  # type: ignore[type-arg]
 @pytest.mark.parametrize("game", ["truf", "truco", "ruff"])
 def test_at_80_columns_the_table_keeps_the_evidence_and_the_points_before_sigma(game: str) -> None:
     text = render(leaderboard_table(rows_of(game, faults=False)), 80)
-    head = next(line for line in text.splitlines() if "μ−3σ" in line)
+    head = next(line for line in text.splitlines() if "estimate" in line)
     points = {"truf": "score/deal", "truco": "for/hand", "ruff": "points/deal"}[game]
     assert "P(>next)" in head and points in head, head
     assert "faults" not in head and "timeouts" not in head  # all zero: the first to go
     assert "no faults" in " ".join(text.split())
     assert " σ " not in head  # the rating's spread is the least needed
     faulty = render(leaderboard_table(rows_of(game, faults=True)), 80)
-    head = next(line for line in faulty.splitlines() if "μ−3σ" in line)
+    head = next(line for line in faulty.splitlines() if "estimate" in line)
     assert "faults" in head and "P(>next)" in head and points in head, head
     assert "0/2/0/0/0" in faulty
 

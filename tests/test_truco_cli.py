@@ -97,7 +97,7 @@ def test_the_leaderboard_has_truco_columns_and_no_truf_ones(run_at: Path) -> Non
     stats = [s.name for s in REGISTRY["truco"].stats]
     stats.insert(1, "points_for_per_hand_ci95")  # the points column's 95% interval
     header = (run_at / "leaderboard.csv").read_text().splitlines()[0].split(",")
-    assert header[9 : 9 + len(stats)] == stats
+    assert header[10 : 10 + len(stats)] == stats
     assert "exact_rate" not in header and "avg_score_per_deal" not in header
     for fmt in ("csv", "json", "markdown", "table"):
         code, text = arena("leaderboard", str(run_at), "--format", fmt)

@@ -282,7 +282,7 @@ def test_the_sdk_launcher_refuses_an_unknown_bundled_bot_naming_the_games_bots()
         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 1
-    assert "unknown truco bot 'greedy'; bundled bots: random, basic, shrewd" in proc.stderr
+    assert "unknown truco bot 'greedy'; bundled bots: random, basic, shrewd, pimc" in proc.stderr
 
 
 def refused_for(game: str, shown: str) -> str:

@@ -22,7 +22,6 @@ import tempfile
 import time
 import types
 import typing
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -36,7 +35,7 @@ from arena.play.botgames import check_plays
 from arena.play.loading import instantiate, load_class, split_options
 from arena.play.tournament import TournamentPlan, entrant_names
 from arena.standings.results import MATCHES, SECRET, TOURNAMENT, ResultsDirError, read_jsonl
-from arena.standings.settle import UntilSettled
+from arena.standings.settle import MARGIN, UntilSettled
 
 DEFAULT_BOTS = REGISTRY["truf"].default_entrants({})  # the default game's
 CONFIG_SCHEMA = 1
@@ -76,9 +75,10 @@ class RunConfig:
     # Duplicate deals: each round of the schedule becomes a block of table-size rounds that
     # play the same fresh deals with the hands rotated among the seats (arena.play.tournament).
     duplicate: bool = False
-    # Stop once the leaderboard's order is settled
-    # (arena.standings.ratings.Ratings.settled); rounds: the cap.
+    # Stop once the leaderboard's order is settled (arena.standings.settle); rounds: the cap.
     until_settled: bool = False
+    # --margin: neighbours within this share of a deal's spread may be found level (settle)
+    settle_margin: float = MARGIN
     # The entrants' names, in the order of ``bots``, fixed when the run starts (each
     # bot's own name: ``entrant_names_for``); None: the names are ``bots`` made unique.
     names: list[str] | None = None
@@ -298,8 +298,7 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
         game, entrants, config.rounds, secret, config.strikes, duplicate=config.duplicate
     )
     if config.until_settled:
-        per_round = Counter(t.round for t in plan.tables())
-        plan.stop = UntilSettled(plan, entrants, per_round)
+        plan.stop = UntilSettled(plan, entrants, margin=config.settle_margin)
     return plan
 
 

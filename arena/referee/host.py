@@ -56,6 +56,9 @@ class HostError(RuntimeError):
 
 
 class Display(Protocol):
+    """Told of each finished match: the live display, or under --quiet the run's ratings
+    (``RunRatings.update``)."""
+
     def update(self, record: dict[str, Any], decisions: int) -> None: ...
 
 
@@ -429,7 +432,8 @@ async def _serve(
                 save_secret(config, directory, secret)
             writer.write_config(tournament_json(config, plan, entrants))
             display = LiveDisplay(console, len(plan.tables()), plan.entrants, done=len(skip))
-            display.ratings.rate_all(done)
+            for record in done:
+                display.run.add(record)
             if quiet:
                 await run_schedule(plan, entrants, writer, skip=skip, on_match=lambda o, d: None)
             else:

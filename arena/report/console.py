@@ -25,10 +25,10 @@ _FAULTS_HEADER = "faults"
 # game's points per deal, then the counts; the rating's parts, the other statistics and the
 # intervals last. The rest are left out (they are always in leaderboard.csv,
 # leaderboard.json and `arena leaderboard DIR --format markdown`).
-_FIRST = ("rank", "bot", "conservative", "p_better_next")
+_FIRST = ("rank", "bot", "estimate", "p_better_next")
 _COUNTS = ("matches", "wins", "avg_placement", "mu")
-_LAST = ("sigma",)
-_CAPTION = "sorted by μ−3σ (TrueSkill)"
+_LAST = ("conservative", "sigma")  # mu − 3 sigma: shown, no longer the sort
+_CAPTION = "sorted by the estimate of skill (docs/results.md)"
 
 
 def plain(text: object) -> Text:
@@ -125,7 +125,7 @@ class LeaderboardTable:
             table.add_column(
                 plain(headers[column]),
                 justify=justify[column],
-                style="bold" if column == "conservative" else None,
+                style="bold" if column == "estimate" else None,
                 no_wrap=column != "bot",
                 overflow="fold",  # a name wider than the terminal breaks, never loses letters
                 min_width=self._width(column, headers[column]) if column == "bot" else None,

@@ -43,7 +43,7 @@ class ReportData:
     replays: dict[str, str]  # match id -> its deal lines, zlib-compressed, base64
 
 
-def collect(directory: Path) -> ReportData:
+def collect(directory: Path, *, run: Any = None) -> ReportData:
     """The report's data; a ``ValueError`` naming the file (and line) when one is broken."""
     if not directory.is_dir():
         raise ValueError(f"{directory} is not a directory")
@@ -71,7 +71,7 @@ def collect(directory: Path) -> ReportData:
         "viewer": entry.viewer.rsplit(".", 1)[-1] if entry.viewer else None,
         "entrants": names,
         "leaderboard": _leaderboard(rows),
-        "ratings": _rating_history(records, names),
+        "ratings": _rating_history(records, names, run),
         "h2h": _head_to_head(records, names),
         "outcomes": outcomes,
         "faults": faults,
@@ -145,8 +145,14 @@ def _leaderboard(rows: Sequence[Any]) -> dict[str, Any]:
     }
 
 
-def _rating_history(records: Sequence[Mapping[str, Any]], names: Sequence[str]) -> dict[str, Any]:
-    """Every entrant's mu and sigma after each match, in schedule order (the rating's)."""
+def _rating_history(
+    records: Sequence[Mapping[str, Any]], names: Sequence[str], run: Any = None
+) -> dict[str, Any]:
+    """Every entrant's mu and sigma after each match, in schedule order (the rating's):
+    the run's ``RunRatings`` history when it rated exactly these matches, else rated here."""
+    if run is not None and run.matches() == {str(r["match"]) for r in records}:
+        history: dict[str, Any] = run.history(names)
+        return history
     ratings = Ratings()
     mu = {n: [round(ratings.rating(n).mu, 2)] for n in names}
     sigma = {n: [round(ratings.rating(n).sigma, 2)] for n in names}

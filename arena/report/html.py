@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from arena.games.registry import REGISTRY
 from arena.report.data import ReportData, collect
@@ -20,10 +21,12 @@ REPORT = "report.html"
 _ASSETS = resources.files("arena.report") / "assets"
 
 
-def write_report(directory: Path) -> Path:
+def write_report(directory: Path, *, run: Any = None) -> Path:
     """Write ``directory/report.html`` and return its path; a ``ValueError`` that names
-    the file and line when a results file is broken."""
-    data = collect(directory)
+    the file and line when a results file is broken. ``run``: the run's finished
+    ``arena.standings.runratings.RunRatings``, whose history the rating chart shows (None:
+    the matches are rated again)."""
+    data = collect(directory, run=run)
     path = directory / REPORT
     _write_atomic(path, render(data))
     return path

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import TracebackType
+from typing import Any
 
 from rich.console import Console, Group
 from rich.live import Live
@@ -21,10 +22,11 @@ from rich.table import Table
 from rich.text import Text
 
 from arena.report.console import plain
-from arena.standings.ratings import Ratings
+from arena.standings.runratings import RunRatings
 
 ETA_AFTER_MATCHES = 3  # matches this run must finish before the ETA means anything
 ETA_AFTER_SECONDS = 5.0
+REDRAW = 4  # standings drawn at most this often a second (the Live's own refresh rate)
 
 
 class EtaColumn(ProgressColumn):
@@ -55,11 +57,19 @@ class LiveDisplay:
     """
 
     def __init__(
-        self, console: Console, total: int, entrants: Sequence[str], done: int = 0
+        self,
+        console: Console,
+        total: int,
+        entrants: Sequence[str],
+        done: int = 0,
+        run: RunRatings | None = None,
     ) -> None:
         self.console = console
         self.entrants = list(entrants)
-        self.ratings = Ratings()
+        # The run's one rating (shared with --until-settled and the leaderboard); None:
+        # one of the display's own, rating matches as they come.
+        self.run = run if run is not None else RunRatings(None)
+        self._shown = 0.0  # when the standings were last drawn
         self.progress = Progress(
             TextColumn("[bold]matches"),
             BarColumn(),
@@ -76,24 +86,36 @@ class LiveDisplay:
         self._decisions = 0
         self._live = Live(self._render(), console=console, refresh_per_second=4, transient=False)
 
+    @property
+    def ratings(self) -> Any:
+        return self.run.ratings
+
     def _render(self) -> Group:
-        table = Table(title="standings (μ − 3σ)", box=None, pad_edge=False, show_header=True)
+        table = Table(title="standings (estimate)", box=None, pad_edge=False, show_header=True)
         table.add_column("#", justify="right")
         table.add_column("bot", overflow="fold")
-        table.add_column("μ − 3σ", justify="right")
+        table.add_column("estimate", justify="right")
         table.add_column("μ", justify="right")
-        ranked = sorted(self.entrants, key=lambda e: -self.ratings.expose(e))
+        ratings = self.ratings
+        ranked = ratings.ranked(self.entrants)
         for i, name in enumerate(ranked[:8], start=1):
-            r = self.ratings.rating(name)
-            table.add_row(str(i), plain(name), f"{self.ratings.expose(name):.2f}", f"{r.mu:.2f}")
+            r = ratings.rating(name)
+            table.add_row(str(i), plain(name), f"{ratings.estimate(name):.2f}", f"{r.mu:.2f}")
         return Group(self.progress, table)
 
-    def update(self, record: dict[str, object], decisions: int) -> None:
-        self.ratings.rate_match(record)
+    def update(self, record: Mapping[str, Any], decisions: int, *, show: bool = True) -> None:
+        """A finished match: rated (once, for the whole run), and the progress and
+        standings drawn again (``show``; at most REDRAW times a second)."""
+        self.run.add(record)
+        if not show:
+            return
         self._decisions = decisions
-        elapsed = max(time.perf_counter() - self._start, 1e-9)
+        now = time.perf_counter()
+        elapsed = max(now - self._start, 1e-9)
         self.progress.update(self.task, advance=1, rate=f"{decisions / elapsed:,.0f} decisions/s")
-        self._live.update(self._render())
+        if now - self._shown >= 1.0 / REDRAW or self.progress.finished:
+            self._shown = now
+            self._live.update(self._render())
 
     def __enter__(self) -> LiveDisplay:
         self._live.__enter__()
@@ -107,6 +129,8 @@ class LiveDisplay:
     ) -> None:
         if exc_type is None:
             self._live.update(self.progress)
+        else:  # interrupted: the standings as they stand now (drawing is throttled)
+            self._live.update(self._render())
         self._live.__exit__(exc_type, exc, tb)
         if not self._live.console.is_terminal:
             self._live.console.line()  # rich leaves the last frame unterminated off a terminal

@@ -27,8 +27,9 @@ from arena.standings.ratings import DEFAULT_PARAMS, RatingError, RatingParams, R
 
 SCHEMA = 1  # of the match lines read here
 # leaderboard.json: 2 since wins count a shared first as a fraction and the p_better_next
-# and *_ci95 columns came (issue 16); schema-1 files are still read.
-LEADERBOARD_SCHEMA = 2
+# and *_ci95 columns came (issue 16); 3 since rows are sorted by the estimate column
+# (issue 29). Schema-1 and -2 files are still read.
+LEADERBOARD_SCHEMA = 3
 DECIMALS = 3
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 
@@ -38,6 +39,7 @@ COLUMNS = (
     "mu",
     "sigma",
     "conservative",
+    "estimate",
     "p_better_next",
     "matches",
     "wins",
@@ -51,7 +53,7 @@ COLUMNS = (
     "forfeits",
     "disqualified",
 )
-_HEAD = COLUMNS[:9]  # rank .. avg_placement: every game's
+_HEAD = COLUMNS[:10]  # rank .. avg_placement: every game's
 _TAIL = COLUMNS[-5:]  # the faults: every game's
 _STATS = {s.name: s for entry in REGISTRY.values() for s in entry.stats}
 _FLOATS = frozenset({"mu", "sigma", "conservative", "wins"})
@@ -73,8 +75,8 @@ def _stat_columns(stats: Sequence[StatColumn]) -> list[str]:
 
 
 _CIS = frozenset(c for e in REGISTRY.values() for s in e.stats if (c := ci_column(s)))
-# Columns a schema-1 leaderboard file does not have: read as None.
-_NEW_IN_2 = frozenset({"p_better_next", *_CIS})
+# Columns a schema-1 (or -2) leaderboard file does not have: read as None.
+_NEW_IN_2 = frozenset({"p_better_next", "estimate", *_CIS})
 _OPTIONAL_FLOATS = frozenset({"avg_placement", *_STATS, *_NEW_IN_2})
 _FAULTS = ("timeout", "illegal", "disconnect")  # keys of a match record's "faults"
 
@@ -91,7 +93,10 @@ class LeaderboardRow:
     bot: str
     mu: float
     sigma: float
-    conservative: float  # mu - 3 sigma, the sort key
+    conservative: float  # mu - 3 sigma
+    # the sort key: the best estimate of skill (arena.standings.ratings.Ratings.estimate); None
+    # only in files written before it (schema 1 and 2)
+    estimate: float | None
     p_better_next: float | None  # P(skill above the next row's); None on the last row
     matches: int
     wins: float  # matches finished first; a first shared by k teams counts 1/k
@@ -292,15 +297,18 @@ def build_leaderboard(
     *,
     params: RatingParams = DEFAULT_PARAMS,
     game: str | None = None,
+    ratings: Ratings | None = None,
 ) -> list[Row]:
     """One row per entrant (every name in ``entrants`` and in the records), best first.
 
-    Ratings are computed in schedule order, so the order of ``records`` does not matter.
-    Rows are sorted by the conservative rating, then mu, then name. ``wins`` and
+    Ratings are computed in schedule order, so the order of ``records`` does not matter
+    (``ratings``: these records already rated so, by the run's ``RunRatings``: none is
+    rated again). Rows are sorted by ``Ratings.ranked``: the estimate, then mu, then name;
+    ``p_better_next`` is ``Ratings.prob_better`` of a row and the next, from the same
+    estimates, so it is 50% or more on every row but the last. ``wins`` and
     ``avg_placement`` use each match's places (``arena.standings.places``: a disqualified or
     forfeiting seat below every seat that was not). A first place shared by k teams is 1/k
-    of a win, so the wins add up to the matches. ``p_better_next`` is
-    ``Ratings.prob_better`` of a row and the next. The columns are those of the records'
+    of a win, so the wins add up to the matches. The columns are those of the records'
     game (``game`` when there are none).
     """
     records = list(records)
@@ -317,11 +325,12 @@ def build_leaderboard(
     stats = REGISTRY[game].stats
     row = row_class(game)
 
-    ratings = Ratings(params)
-    try:
-        ratings.rate_all(records)
-    except RatingError as exc:
-        raise ResultsError(str(exc)) from None
+    if ratings is None:
+        ratings = Ratings(params)
+        try:
+            ratings.rate_all(records)
+        except RatingError as exc:
+            raise ResultsError(str(exc)) from None
 
     tallies: dict[str, _Tally] = {name: _Tally() for name in entrants or ()}
     for record in records:
@@ -343,12 +352,8 @@ def build_leaderboard(
             t.forfeits += record["forfeit"][seat]
             t.disqualified += record["disqualified"][seat]
 
-    def sort_key(name: str) -> tuple[float, float, str]:
-        r = ratings.rating(name)
-        return (-r.conservative, -r.mu, name)
-
     rows = []
-    ranked = sorted(tallies, key=sort_key)
+    ranked = ratings.ranked(tallies)
     for position, name in enumerate(ranked, start=1):
         t, r = tallies[name], ratings.rating(name)
         below = ranked[position] if position < len(ranked) else None
@@ -359,6 +364,7 @@ def build_leaderboard(
                 mu=_round(r.mu),
                 sigma=_round(r.sigma),
                 conservative=_round(r.conservative),
+                estimate=_round(ratings.estimate(name)),
                 p_better_next=None if below is None else _round(ratings.prob_better(name, below)),
                 matches=t.matches,
                 wins=_round(t.wins),
@@ -505,8 +511,8 @@ def read_leaderboard_json(path: str | Path) -> tuple[list[Row], dict[str, Any]]:
         raise ResultsError(f"{path}: no such file") from None
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise ResultsError(f"{path}: not valid JSON ({exc})") from None
-    if not isinstance(doc, dict) or doc.get("schema") not in (1, LEADERBOARD_SCHEMA):
-        raise ResultsError(f"{path}: not a schema-1 or -{LEADERBOARD_SCHEMA} leaderboard")
+    if not isinstance(doc, dict) or doc.get("schema") not in range(1, LEADERBOARD_SCHEMA + 1):
+        raise ResultsError(f"{path}: not a schema-1 to -{LEADERBOARD_SCHEMA} leaderboard")
     if not isinstance(doc.get("rows"), list) or not isinstance(doc.get("meta", {}), dict):
         raise ResultsError(f"{path}: expected 'rows' (a list) and 'meta' (an object)")
     rows = []
@@ -535,6 +541,7 @@ _CORE_HEADERS = (
     ("rank", "#"),
     ("bot", "bot"),
     ("conservative", "μ−3σ"),
+    ("estimate", "estimate"),
     ("p_better_next", "P(>next)"),
     ("mu", "μ"),
     ("sigma", "σ"),
@@ -557,8 +564,9 @@ def headers_of(columns: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def _display_order(columns: Sequence[str]) -> list[str]:
-    """The order people see: rank, bot, μ−3σ, μ, σ, then the rest as in the files."""
-    first = ["rank", "bot", "conservative", "p_better_next", "mu", "sigma"]
+    """The order people see: rank, bot, the estimate that sorts, P(>next), μ, σ, then the
+    rest as in the files."""
+    first = ["rank", "bot", "estimate", "p_better_next", "mu", "sigma"]
     return [*first, *(c for c in columns if c not in first)]
 
 

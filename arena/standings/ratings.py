@@ -221,6 +221,45 @@ class PointsTrueSkill(trueskill.TrueSkill):  # type: ignore[misc]
         return out
 
 
+def gaussian_margins(
+    teams: Sequence[Sequence[tuple[float, float]]],
+    performances: Sequence[float],
+    *,
+    beta: float,
+    tau: float = 0.0,
+) -> list[list[tuple[float, float]]]:
+    """Each seat's new (mu, sigma) after a deal whose teams' performances, in skill units,
+    were ``performances`` up to a common shift: the closed form of
+    ``PointsTrueSkill.rate_margins`` (the same model, the same marginals; tests compare
+    the two). Every message there is Gaussian, so no message passing is needed.
+
+    Seat i of team k has skill s_i ~ N(mu_i, sigma_i^2 + tau^2); the team performs
+    T_k = sum s_i + N(0, size_k beta^2), so T_k ~ N(m_k, V_k) independently. Seeing
+    T_k = y_k + c for an unknown common shift c (flat prior) gives c's posterior
+    N(c_hat, 1 / W), c_hat = sum w_k (m_k - y_k) / W, w_k = 1 / V_k, W = sum w_k; so T_k's
+    posterior is N(y_k + c_hat, 1 / W). A seat's skill depends on the deal only through
+    its team's performance, hence its posterior mean mu_i + g (E[T_k] - m_k) and variance
+    v_i - g v_i + g^2 / W, with v_i its prior variance and g = v_i / V_k."""
+    drift = tau * tau
+    means = [sum(mu for mu, _ in team) for team in teams]
+    spreads = [sum(sigma * sigma + drift for _, sigma in team) + len(team) * beta * beta
+               for team in teams]  # fmt: skip
+    weights = [1.0 / v for v in spreads]
+    total = sum(weights)
+    shift = sum(w * (m - y) for w, m, y in zip(weights, means, performances, strict=True)) / total
+    out = []
+    for team, mean, spread, y in zip(teams, means, spreads, performances, strict=True):
+        surprise = y + shift - mean
+        rated = []
+        for mu, sigma in team:
+            prior = sigma * sigma + drift
+            gain = prior / spread
+            variance = prior - gain * prior + gain * gain / total
+            rated.append((mu + gain * surprise, math.sqrt(max(variance, 0.0))))
+        out.append(rated)
+    return out
+
+
 class PointScale:
     """How many points one performance unit (beta) of a seat is worth, learnt from the
     deals rated so far, so that the same rating works for any game and scoring.
@@ -276,23 +315,37 @@ class PointScale:
 
 
 class PointsEvidence:
-    """Every deal's points rated so far, kept as the Gaussian model's evidence, for the
-    probability that one entrant is better than another (``Ratings.prob_better``).
+    """Every deal's points rated so far, kept whole: the leaderboard's estimate of each
+    entrant (``estimates``) and the uncertainty of each gap (``gap``), from which its
+    order, its P(>next) and ``--until-settled`` all follow (issue 29).
 
     TrueSkill keeps only each entrant's own mean and sigma, as if their skills were
-    independent. But a deal shows only *differences* of performance, so what the deals
-    tell of two entrants' gap is far surer than their two sigmas say: ``prob_better`` on
-    the marginals understates it (bench/ratings.py: ``--until-settled`` stopped after a
-    median of 48 rounds in classic where about 24 would have been right as often). This
-    keeps the evidence whole. A seat's performance noise has one variance v in points
-    (``PointScale``), a team of s seats s v. A deal whose teams took points y_t adds
-    ``M^T (W - w w^T / sum w) M`` to the information about the skills and
-    ``M^T (W - w w^T / sum w) y`` to its vector, in units of 1 / v, where M maps entrants
-    to their teams and w_t = 1 / s_t: the Gaussian likelihood of the points seen up to a
-    shift common to the deal. With the prior N(mu0, sigma0^2) of every entrant the
-    posterior of every gap follows, for the current v: the same model as the ratings,
-    without their mean-field approximation. It needs an N x N solve, so above ``LIMIT``
-    entrants the marginals are used instead."""
+    independent, and updates them deal by deal (early deals end up weighing less). But a
+    deal shows only *differences* of performance. This keeps the evidence whole. In the
+    ratings' Gaussian model a seat's performance noise has one variance v in points, a
+    team of s seats s v. A deal whose teams took points y_t adds ``M^T (W - w w^T / sum
+    w) M`` to the information about the skills and ``M^T (W - w w^T / sum w) y`` to its
+    vector, in units of 1 / v, where M maps entrants to their teams and w_t = 1 / s_t:
+    the Gaussian likelihood of the points seen up to a shift common to the deal. With the
+    prior N(mu0, sigma0^2) of every entrant, the posterior mean of the skills, m = (J +
+    lambda I)^-1 g (J and g summed over the deals, lambda = v / sigma0^2 in points), is
+    the estimate: with every entrant at every deal it is each one's mean points per deal
+    against the field, shrunk a little.
+
+    The uncertainty of a gap m_a - m_b is not the model's: one variance v for every
+    seat is wrong when, say, a random bot's own draws are most of the noise (it made
+    P(>next) under-confident between the other bots, issue 29). The gap is a linear
+    function c^T g of the evidence, c = (J + lambda I)^-1 (e_a - e_b), so its variance is
+    measured from the pair's own evidence: the sum over matches (the independent units)
+    of (c^T u)^2, u being the match's residual score, its part of g less what the
+    estimates predict (a sandwich, or robust, variance; with every entrant at every deal
+    it is the spread of the pair's per-deal point differences). It is scaled by
+    D / (D - N + 1) (D matches, N entrants: the residuals have N - 1 fewer degrees of
+    freedom than matches; bench/ratings.py found D / (D - 1) 5-9% short of the gaps' real
+    spread, and the stop fooled by identical bots 2% of the time in target), the model's
+    is used while D is at most N, and the prior's share, v lambda c^T c, is added. It
+    needs an N x N solve, so above ``LIMIT`` entrants the leaderboard falls back to the
+    TrueSkill ratings."""
 
     LIMIT = 64
 
@@ -301,22 +354,52 @@ class PointsEvidence:
         self._info: dict[tuple[int, int], float] = {}  # (i, j), i <= j
         self._vector: dict[int, float] = {}
         self._factor: tuple[float, list[list[float]]] | None = None  # (ridge, Cholesky)
+        self._means: tuple[float, list[float]] | None = None  # (ridge, m)
+        # One entry per table make-up (the teams, as entrant ids): its per-deal matrix P
+        # (J's share of one deal) and, over its matches (clusters), n = deals, the sums of
+        # n, n^2, g, n g and g g^T, g being a match's part of the vector.
+        self._kinds: dict[tuple[tuple[int, ...], ...], _Kind] = {}
+        self._open: tuple[tuple[tuple[int, ...], ...], list[float], int] | None = None
+        self.clusters = 0  # matches (or deals) whose residuals count as independent
 
     def observe(self, names: Sequence[Sequence[str]], points: Sequence[float]) -> None:
-        """Add one deal: each team's entrants and its points."""
-        weights = [1.0 / len(team) for team in names]
-        total = sum(weights)
-        mean = sum(w * y for w, y in zip(weights, points, strict=True)) / total
+        """Add one deal: each team's entrants and its points. Deals observed between two
+        ``close`` calls are one independent unit (a match) for the gaps' variance."""
         ids = [[self.index.setdefault(n, len(self.index)) for n in team] for team in names]
-        for t, team in enumerate(ids):
-            for i in team:
-                self._vector[i] = self._vector.get(i, 0.0) + weights[t] * (points[t] - mean)
-                for u, other in enumerate(ids):
-                    value = -weights[t] * weights[u] / total + (weights[t] if t == u else 0.0)
-                    for j in other:
-                        if i <= j:
-                            self._info[i, j] = self._info.get((i, j), 0.0) + value
+        pairs = sorted(zip((tuple(sorted(t)) for t in ids), points, strict=True))
+        key = tuple(team for team, _ in pairs)
+        kind = self._kinds.get(key)
+        if kind is None:
+            kind = self._kinds[key] = _Kind(key)
+        weights = [1.0 / len(team) for team in key]
+        total = sum(weights)
+        mean = sum(w * y for w, (_, y) in zip(weights, pairs, strict=True)) / total
+        local = [w * (y - mean) for w, (team, y) in zip(weights, pairs, strict=True)
+                 for _ in team]  # fmt: skip
+        if self._open is not None and self._open[0] != key:
+            self.close()
+        if self._open is None:
+            self._open = (key, [0.0] * len(local), 0)
+        _, acc, deals = self._open
+        for x, value in enumerate(local):
+            acc[x] += value
+        self._open = (key, acc, deals + 1)
+        for x, i in enumerate(kind.members):
+            self._vector[i] = self._vector.get(i, 0.0) + local[x]
+            for y, j in enumerate(kind.members):
+                if i <= j:
+                    self._info[i, j] = self._info.get((i, j), 0.0) + kind.matrix[x][y]
         self._factor = None
+        self._means = None
+
+    def close(self) -> None:
+        """End the current independent unit (a match): its residuals count together."""
+        if self._open is None:
+            return
+        key, acc, deals = self._open
+        self._kinds[key].add(acc, deals)
+        self._open = None
+        self.clusters += 1
 
     def usable(self) -> bool:
         return 1 < len(self.index) <= self.LIMIT
@@ -349,10 +432,49 @@ class PointsEvidence:
             x[i] = (y[i] - sum(low[k][i] * x[k] for k in range(i + 1, n))) / low[i][i]
         return x
 
+    def estimates(self, variance: float, prior: float) -> dict[str, float]:
+        """Every entrant's posterior mean skill in points, against the prior's mean
+        (``variance``: a seat's performance variance in points, ``prior``: the prior's
+        standard deviation of a skill in points)."""
+        means = self._posterior_means(variance / prior**2)
+        return {name: means[i] for name, i in self.index.items()}
+
+    def _posterior_means(self, ridge: float) -> list[float]:
+        if self._means is not None and self._means[0] == ridge:
+            return self._means[1]
+        low = self._cholesky(ridge)
+        rhs = [self._vector.get(i, 0.0) for i in range(len(self.index))]
+        means = self._solve(low, rhs)
+        self._means = (ridge, means)
+        return means
+
+    def gap(
+        self, a: str, b: str, variance: float, prior: float
+    ) -> tuple[float, float, float]:
+        """The estimate of skill a - skill b in points, its variance (the sandwich
+        variance from the matches' residuals, see the class, or the model's while there
+        are too few matches to measure it) and the model's variance."""
+        ridge = variance / prior**2
+        low = self._cholesky(ridge)
+        means = self._posterior_means(ridge)
+        n = len(self.index)
+        ia, ib = self.index[a], self.index[b]
+        unit = [0.0] * n
+        unit[ia], unit[ib] = 1.0, -1.0
+        c = self._solve(low, unit)  # (info + ridge I)^-1 (e_a - e_b)
+        mean = means[ia] - means[ib]
+        model = variance * (c[ia] - c[ib])  # the Gaussian model's posterior variance
+        units = self.clusters + (self._open is not None)
+        if units <= n:
+            return mean, model, model
+        meat = sum(kind.spread(c, means, self._open) for kind in self._kinds.values())
+        meat *= units / (units - n + 1)
+        return mean, meat + variance * ridge * sum(x * x for x in c), model
+
     def prob_better(self, a: str, b: str, variance: float, prior: float) -> float:
-        """P(skill a > skill b) given every deal observed: ``variance`` is a seat's
-        performance variance in points, ``prior`` the prior's standard deviation of a
-        skill in points."""
+        """P(skill a > skill b) given every deal observed, under the Gaussian model with
+        one seat variance ``variance`` (the model's own posterior; ``gap`` measures the
+        variance instead)."""
         low = self._cholesky(variance / prior**2)
         n = len(self.index)
         ia, ib = self.index[a], self.index[b]
@@ -361,6 +483,65 @@ class PointsEvidence:
         spread = self._solve(low, gap)  # (info + ridge I)^-1 (e_a - e_b)
         mean = sum(spread[i] * v for i, v in self._vector.items())
         return _above_zero(mean, variance * (spread[ia] - spread[ib]))
+
+
+class _Kind:
+    """The evidence of one table make-up (``PointsEvidence``): its per-deal information
+    matrix, and the sums over its matches that the gaps' sandwich variance needs."""
+
+    def __init__(self, key: tuple[tuple[int, ...], ...]) -> None:
+        self.key = key
+        self.members = [i for team in key for i in team]
+        team_of = [t for t, team in enumerate(key) for _ in team]
+        weights = [1.0 / len(team) for team in key]
+        total = sum(weights)
+        self.matrix = [
+            [
+                (weights[tx] if tx == ty else 0.0) - weights[tx] * weights[ty] / total
+                for ty in team_of
+            ]
+            for tx in team_of
+        ]
+        k = len(self.members)
+        self.n1 = 0.0  # sum of deals per match
+        self.n2 = 0.0  # of their squares
+        self.g = [0.0] * k  # sum of g
+        self.ng = [0.0] * k  # sum of n g
+        self.gg = [[0.0] * k for _ in range(k)]  # sum of g g^T
+
+    def add(self, g: Sequence[float], deals: int) -> None:
+        self.n1 += deals
+        self.n2 += deals * deals
+        for x, gx in enumerate(g):
+            self.g[x] += gx
+            self.ng[x] += deals * gx
+            row = self.gg[x]
+            for y, gy in enumerate(g):
+                row[y] += gx * gy
+
+    def spread(
+        self,
+        c: Sequence[float],
+        means: Sequence[float],
+        open_unit: tuple[tuple[tuple[int, ...], ...], list[float], int] | None,
+    ) -> float:
+        """Sum over this make-up's matches of (c^T u)^2, u = g - n P m the match's
+        residual score (the one still open included)."""
+        cl = [c[i] for i in self.members]
+        ml = [means[i] for i in self.members]
+        q = sum(cl[x] * sum(row[y] * ml[y] for y in range(len(ml)))
+                for x, row in enumerate(self.matrix))  # c^T P m  # fmt: skip
+        total = (
+            sum(cl[x] * sum(r * cy for r, cy in zip(row, cl, strict=True))
+                for x, row in enumerate(self.gg))  # fmt: skip
+            - 2.0 * q * sum(a * b for a, b in zip(cl, self.ng, strict=True))
+            + q * q * self.n2
+        )
+        if open_unit is not None and open_unit[0] == self.key:
+            _, g, deals = open_unit
+            residual = sum(a * b for a, b in zip(cl, g, strict=True)) - deals * q
+            total += residual * residual
+        return max(total, 0.0)
 
 
 class Ratings:
@@ -375,12 +556,15 @@ class Ratings:
             tau=params.tau,
             draw_probability=params.draw_probability,
         )
-        self._points_env = PointsTrueSkill(
-            mu=params.mu, sigma=params.sigma, beta=params.beta, tau=params.tau
-        )
         self._scale = PointScale()
         self._evidence = PointsEvidence()
         self._ratings: dict[str, Any] = {}  # name -> trueskill.Rating
+        # What the ratings would be without the matches rated by places (a disqualified or
+        # forfeiting seat, teams of unequal sizes), as (mu, sigma): kept from the first
+        # such match on (None: none yet, so it is ``_ratings``). ``estimate`` adds what
+        # those matches moved mu by.
+        self._by_points: dict[str, tuple[float, float]] | None = None
+        self._placed: set[str] = set()  # entrants whose mu a match rated by places moved
         self._offended: set[str] = set()  # entrants rated by _rate_offence at least once
         # (block, table) -> the block's records so far, waiting for its last rotation
         self._blocks: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
@@ -392,35 +576,96 @@ class Ratings:
         return Rating(float(r.mu), float(r.sigma))
 
     def expose(self, name: str) -> float:
-        """The conservative rating mu - 3 sigma: the leaderboard's sort key."""
+        """The conservative rating mu - 3 sigma (shown; the leaderboard sorts by
+        ``estimate``)."""
         return self.rating(name).conservative
 
-    def prob_better(self, a: str, b: str) -> float:
-        """The probability that ``a``'s skill exceeds ``b``'s: the leaderboard's
-        P(>next). With points ratings (tau 0, up to ``PointsEvidence.LIMIT`` entrants) it
-        comes from all the deals' evidence at once, the posterior of the same model for
-        the current worth of a point (``PointsEvidence``; matches rated by places are not
-        in it); otherwise, and for entrants without a deal rated by points, from the two
-        ratings alone (``prob_better``)."""
-        evidence = self._evidence
+    def _exact(self) -> float | None:
+        """Points a unit of skill is worth, when the leaderboard's figures come from the
+        whole evidence (``PointsEvidence``: points ratings with tau 0, up to its LIMIT of
+        entrants); else None, and they come from the TrueSkill ratings."""
         variance = self._scale.variance()
-        exact = (
+        if (
             self.params.unit == "points"
             and self.params.tau == 0.0
             and variance > 0.0
-            and evidence.usable()
-            and a in evidence.index
-            and b in evidence.index
-            and not {a, b} & self._offended
-        )
-        if not exact:
-            return prob_better(self.rating(a), self.rating(b))
-        per_unit = math.sqrt(variance) / self.params.beta  # points a unit of skill
-        return evidence.prob_better(a, b, variance, self.params.sigma * per_unit)
+            and self._evidence.usable()
+        ):
+            return math.sqrt(variance) / self.params.beta
+        return None
+
+    def estimate(self, name: str) -> float:
+        """The leaderboard's sort key, in skill units (TrueSkill's scale): the best
+        estimate of the entrant's skill the arena has. With the whole evidence, the
+        posterior mean of the Gaussian model over every deal rated by points, mu0 + m /
+        (points a unit is worth) (``PointsEvidence.estimates``: it ranks as well as the
+        plain mean of the points, where mu - 3 sigma ranks worse, issue 29). Matches
+        rated by places (a disqualified or forfeiting seat, teams of unequal sizes) are
+        not in that evidence: they move the estimate of each entrant they rated by what
+        they moved its mu (its mu less the mu it would have without them), so a
+        disqualification costs there what it costs in TrueSkill. An entrant with no deal
+        in the evidence, or any entrant when there is no such evidence, is placed by its
+        TrueSkill mu."""
+        per_unit = self._exact()
+        if per_unit is None or name not in self._evidence.index:
+            return self.rating(name).mu
+        variance = self._scale.variance()
+        prior = self.params.sigma * per_unit
+        own = self.params.mu + self._evidence.estimates(variance, prior)[name] / per_unit
+        if self._by_points is not None and name in self._placed:
+            alone = self._by_points.get(name, (self.params.mu, self.params.sigma))
+            own += self.rating(name).mu - alone[0]
+        return own
+
+    def ranked(self, names: Iterable[str]) -> list[str]:
+        """``names`` best first: by ``estimate``, then mu, then name."""
+        return sorted(names, key=lambda n: (-self.estimate(n), -self.rating(n).mu, n))
+
+    def gap(self, a: str, b: str) -> tuple[float, float]:
+        """The estimate of skill a - skill b in skill units and its variance: the
+        difference of the two ``estimate`` values, with the variance measured from the
+        pair's own evidence (``PointsEvidence.gap``), or, for an entrant outside the
+        evidence, sigma_a^2 + sigma_b^2 of the ratings."""
+        per_unit = self._exact()
+        if per_unit is None or not self._in_evidence(a, b):
+            ra, rb = self.rating(a), self.rating(b)
+            return self.estimate(a) - self.estimate(b), ra.sigma**2 + rb.sigma**2
+        variance = self._scale.variance()
+        _, spread, _ = self._evidence.gap(a, b, variance, self.params.sigma * per_unit)
+        return self.estimate(a) - self.estimate(b), spread / per_unit**2
+
+    def _in_evidence(self, a: str, b: str) -> bool:
+        """Whether the gap's variance comes from the evidence: both entrants have deals
+        in it and neither has offended (``_rate_offence``: its losses are not points, so
+        its gap's variance is that of the two ratings)."""
+        index = self._evidence.index
+        return a in index and b in index and not {a, b} & self._offended
+
+    def gap_and_spread(self, a: str, b: str) -> tuple[float, float, float]:
+        """``gap`` (the estimate and its variance) and the standard deviation, in skill
+        units, of the difference of ``a``'s and ``b``'s performances in one deal as
+        their own evidence shows it (the model says sqrt(2) beta; the measured variance
+        of their gap, over the model's, corrects it): what ``--until-settled``'s margin is
+        measured in."""
+        model = math.sqrt(2.0) * self.params.beta
+        per_unit = self._exact()
+        if per_unit is None or not self._in_evidence(a, b):
+            return (*self.gap(a, b), model)
+        variance = self._scale.variance()
+        prior = self.params.sigma * per_unit
+        _, measured, assumed = self._evidence.gap(a, b, variance, prior)
+        spread = model * math.sqrt(measured / assumed) if assumed > 0.0 else model
+        return self.estimate(a) - self.estimate(b), measured / per_unit**2, spread
+
+    def prob_better(self, a: str, b: str) -> float:
+        """The probability that ``a``'s skill exceeds ``b``'s: the leaderboard's
+        P(>next), from ``gap``. It is above a half exactly when ``a``'s estimate is
+        above ``b``'s, so it agrees with the order."""
+        return _above_zero(*self.gap(a, b))
 
     def settled(self, ranked: Sequence[str], level: float = SETTLED) -> bool:
-        """Whether an order of entrants (best first) is settled: each better than the
-        next one down with probability ``level`` or more (``prob_better``)."""
+        """Whether an order of entrants (best first) has each better than the next one
+        down with probability ``level`` or more (``prob_better``)."""
         return _each_above_next(ranked, self.prob_better, level)
 
     def names(self) -> list[str]:
@@ -527,6 +772,9 @@ class Ratings:
             if equal and self._rates_deals(record, where):
                 self._rate_points(record, where)
             else:
+                if self._by_points is None:  # the tracks part here (see ``estimate``)
+                    self._by_points = {n: (r.mu, r.sigma) for n, r in self._ratings.items()}
+                self._placed.update(record["seats"])
                 self._rate(record, rating_ranks(record), where)
             return
         if unit != "match" and self._rates_deals(record, where):
@@ -550,6 +798,8 @@ class Ratings:
         seats: Sequence[str] = record["seats"]
         out = offenders(record)
         place = record_places(record)
+        if self._by_points is None:  # the tracks part here (see ``estimate``)
+            self._by_points = {n: (r.mu, r.sigma) for n, r in self._ratings.items()}
         deals = len(record.get("deal_points") or ()) if self.params.unit != "match" else 1
         for _ in range(max(1, deals)):
             groups = [{seats[s]: self._current(seats[s])} for s in range(len(seats))]
@@ -563,6 +813,7 @@ class Ratings:
                     sigma = groups[seat][name].sigma
                     self._ratings[name] = trueskill.Rating(float(team[name].mu), float(sigma))
         self._offended.update(seats[s] for s in range(len(seats)) if out[s])
+        self._placed.update(self._offended)
 
     def _rates_deals(self, record: Mapping[str, Any], where: str) -> bool:
         """Whether the record's deals can be rated one by one (see ``RatingParams.unit``)."""
@@ -605,13 +856,27 @@ class Ratings:
             if variance <= 0.0:
                 continue  # every deal so far was level: nothing yet sets a point's worth
             per_unit = math.sqrt(variance) / self.params.beta  # points a unit of skill
-            groups = [{seats[s]: self._current(seats[s]) for s in team} for team in teams]
-            try:
-                rated = self._points_env.rate_margins(groups, [p / per_unit for p in scores])
-            except (FloatingPointError, ZeroDivisionError) as exc:
-                raise RatingError(f"{where}: TrueSkill cannot rate this result ({exc})") from None
-            for team in rated:
-                self._ratings.update(team)
+            current = [[self._current(name) for name in team] for team in names]
+            rated = gaussian_margins(
+                [[(float(r.mu), float(r.sigma)) for r in team] for team in current],
+                [p / per_unit for p in scores],
+                beta=self.params.beta,
+                tau=self.params.tau,
+            )
+            for team, new in zip(names, rated, strict=True):
+                for name, (mu, sigma) in zip(team, new, strict=True):
+                    self._ratings[name] = trueskill.Rating(mu, sigma)
+            if self._by_points is not None:
+                prior = (self.params.mu, self.params.sigma)
+                alone = gaussian_margins(
+                    [[self._by_points.get(name, prior) for name in team] for team in names],
+                    [p / per_unit for p in scores],
+                    beta=self.params.beta,
+                    tau=self.params.tau,
+                )
+                for team, new in zip(names, alone, strict=True):
+                    self._by_points.update(zip(team, new, strict=True))
+        self._evidence.close()  # a match's deals: one unit of the gaps' variance
 
     def rate_all(self, records: Iterable[Mapping[str, Any]]) -> None:
         """Rate matches in schedule order (round, table, match id), so that the order in

@@ -18,7 +18,8 @@ search per decision (default 0.05; keep it well under ``--decision-timeout``), a
 ``samples``, a fixed number of worlds per decision instead (0: use the budget). Its
 randomness comes from its seed (the arena gives each entrant its own), the match, the
 seat and the decision; with ``samples`` its play repeats exactly, with a time budget
-only as far as the machine's speed does.
+only as far as the machine's speed does. The options, the budget and the sampling loop's
+bookkeeping are shared with Truco's and Ruff's search bots (``bots.searching``).
 """
 
 from __future__ import annotations
@@ -33,10 +34,10 @@ from arena.games.truf import bidding, sim
 from arena.games.truf.actions import Action, Bid, ChooseMode, Declare, Mode, Play
 from arena.games.truf.rules import TrufRules
 from arena.games.truf.view import SeatView
+from bots.searching import SearchOptions
 from bots.truf.greedy import count_tricks, suit_lengths
 
 NOISE = 0.1  # the share of playout moves made at random: worlds stay varied
-MAX_BUDGET = 30.0  # seconds: anything longer is a typo, not a stronger bot
 
 
 def _highest(mask: int) -> int:
@@ -141,10 +142,7 @@ class Bot(BaseBot):
     version = "1.0"
 
     def __init__(self, seed: int | str = 0, budget: float = 0.05, samples: int = 0) -> None:
-        if not 0 < budget <= MAX_BUDGET:
-            raise ValueError(f"budget must be more than 0 and at most {MAX_BUDGET} seconds")
-        if samples < 0:
-            raise ValueError("samples must be 0 (use the budget) or more")
+        self.options = SearchOptions(budget=budget, samples=samples)  # checks both
         self.seed = seed
         self.budget = budget
         self.samples = samples
@@ -176,10 +174,7 @@ class Bot(BaseBot):
 
     def worlds(self, started: float) -> Callable[[int], bool]:
         """Whether to look at one more world, given how many were looked at."""
-        if self.samples:
-            return lambda done: done < self.samples
-        deadline = started + self.budget
-        return lambda done: done == 0 or time.perf_counter() < deadline
+        return self.options.more(started)
 
     def search(
         self,

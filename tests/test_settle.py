@@ -1,0 +1,92 @@
+"""--until-settled's sequential test (issue 29): valid however often it is checked, and a
+third verdict, level within the margin, so that a field with equal bots settles."""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from arena.standings import settle
+from arena.standings.ratings import Ratings
+from arena.standings.settle import ABOVE, LEVEL, OPEN, pair_verdict
+
+
+def test_a_verdict_needs_evidence_and_then_names_the_gap() -> None:
+    margin = 1.0
+    assert pair_verdict(0.0, 1.0, margin) == OPEN  # little evidence: no verdict
+    assert pair_verdict(0.0, 0.01, margin) == LEVEL  # much evidence of no gap
+    assert pair_verdict(2.0, 0.01, margin) == ABOVE  # much evidence of a gap past the margin
+    assert pair_verdict(0.5, 0.01, margin) == OPEN  # half the margin: neither, yet
+    assert pair_verdict(-2.0, 0.01, margin) == ABOVE  # the sign is the order's business
+    assert pair_verdict(1.0, 0.0, margin) == OPEN
+
+
+def test_the_boundaries_are_the_likelihood_ratio_bounds() -> None:
+    """Above once the log likelihood ratio of 'better by the margin' against 'equal'
+    reaches log(1 / ALPHA); level once it falls to log(BETA)."""
+    margin, variance = 1.0, 0.05
+    # (margin * gap - margin^2 / 2) / variance = log(1 / alpha)
+    edge = (math.log(1 / settle.ALPHA) * variance + 0.5) / margin
+    assert pair_verdict(edge * 1.0001, variance, margin) == ABOVE
+    assert pair_verdict(edge * 0.9999, variance, margin) == OPEN
+    low = (math.log(settle.BETA) * variance + 0.5) / margin
+    assert pair_verdict(low * 0.999, variance, margin) == LEVEL
+    assert pair_verdict(low * 1.001, variance, margin) == OPEN
+
+
+def deal_record(r: int, skills: dict[str, float], rng: random.Random) -> dict[str, Any]:
+    seats = list(skills)
+    rng.shuffle(seats)
+    deals = [[skills[s] + rng.gauss(0, 2.0) for s in seats] for _ in range(13)]
+    totals = [sum(d[i] for d in deals) for i in range(4)]
+    return {
+        "match": f"r{r:04d}-t01",
+        "round": r,
+        "table": 1,
+        "seats": seats,
+        "teams": [[0], [1], [2], [3]],
+        "ranks": [1 + sum(o > x for o in totals) for x in totals],
+        "deal_points": deals,
+    }
+
+
+def sequential_runs(runs: int, cap: int, check: Any) -> tuple[int, int, list[int]]:
+    """Tournaments of twins a and b (equal skill) with c and d well apart, checked after
+    every round by ``check(ratings, ranked) -> bool``: (runs that stopped with the twins in
+    an order, runs that stopped, the stop rounds)."""
+    rng = random.Random(2029)
+    skills = {"a": 0.0, "b": 0.0, "c": 1.5, "d": -1.5}
+    wrong = stopped = 0
+    stops = []
+    for _ in range(runs):
+        ratings = Ratings()
+        for r in range(1, cap + 1):
+            ratings.rate_match(deal_record(r, skills, rng))
+            ranked = ratings.ranked(skills)
+            if check(ratings, ranked):
+                stopped += 1
+                stops.append(r)
+                pairs = zip(ranked, ranked[1:], strict=False)
+                found = dict(zip(pairs, settle.verdicts(ratings, ranked), strict=False))
+                twins = found.get(("a", "b"), found.get(("b", "a")))
+                wrong += twins == ABOVE
+                break
+    return wrong, stopped, stops
+
+
+def test_identical_bots_are_found_level_and_rarely_put_in_an_order() -> None:
+    """The stop's promise, checked after every round: twins ordered in at most about 1%
+    of runs (here 0 of 150), and found level (so the run stops) in nearly all."""
+    wrong, stopped, stops = sequential_runs(150, 120, settle.settled)
+    assert wrong <= 2
+    assert stopped >= 140
+    assert sorted(stops)[len(stops) // 2] < 120
+
+
+def test_a_fixed_95_percent_level_checked_every_round_is_fooled_by_twins() -> None:
+    """What issue 29 found, reproduced: stopping once P(>next) >= 95% on every pair,
+    checked after every round. That rule has no "level": each of its stops puts the
+    identical bots in an order, and it stops so in far more than 1% of runs."""
+    _, stopped, _ = sequential_runs(150, 60, lambda ratings, ranked: ratings.settled(ranked))
+    assert stopped >= 15  # over 10% of runs
