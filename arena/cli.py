@@ -1140,6 +1140,9 @@ def _known_secret(directory: Path) -> str | None:
     return run_secret(config, directory, resuming=True)
 
 
+app.add_typer(__import__("arena.ladder.commands", fromlist=["app"]).app, name="ladder")
+
+
 def main() -> None:
     stop_on_sigterm()  # as Ctrl-C, even where SIGINT is ignored (arena.play.signals)
     app()

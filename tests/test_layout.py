@@ -36,6 +36,7 @@ LAYERS = {
     "arena.play": 4,
     "arena.report": 5,
     "arena.referee": 6,
+    "arena.ladder": 6,  # the ladder: a referee that never ends, with its store and page
     "arena.sdk": 6,
     "arena.cli": 7,
     "arena.cli_games": 7,
