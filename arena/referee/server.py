@@ -468,6 +468,7 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         self.open_seats = open_seats  # entrants admitted by name when no tokens are used
         self.started = False  # see start()
         self.changed = asyncio.Event()
+        self.gate: Gate | None = None  # its front door, once start_server serves it
 
     def start(self) -> None:
         """The tournament starts: the entrants are final. Until now a bot that left gave
@@ -743,8 +744,9 @@ async def start_server(
     ``tls``: (certificate chain, private key), PEM; without it, plain HTTP/2. ``limits``:
     on idle connections and on callers not yet welcomed (``Limits()`` by default)."""
     limits = limits or Limits()
+    referee.gate = Gate(limits, f"/{SERVICE_NAME}/Play")
     server = grpc.aio.server(
-        interceptors=[Gate(limits, f"/{SERVICE_NAME}/Play")],
+        interceptors=[referee.gate],
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", 4 * MAX_MESSAGE_BYTES),
