@@ -94,7 +94,9 @@ class Conn:
     A thread reads what the server sends: the streams it ended, whether it sent GOAWAY,
     and when the connection closed. ``ended`` and ``closed`` are events to wait on."""
 
-    def __init__(self, address: str, source: str = "127.0.0.1", timeout: float = 10.0) -> None:
+    def __init__(
+        self, address: str, source: str = "127.0.0.1", timeout: float = 10.0, parse: bool = True
+    ) -> None:
         host, port = address.rsplit(":", 1)
         if not all(ipaddress.ip_address(a).is_loopback for a in (host, source)):
             raise ValueError("loopback only")
@@ -109,6 +111,7 @@ class Conn:
         self.closed = threading.Event()
         self.changed = threading.Condition(self.lock)
         self.received = 0  # bytes
+        self.parse = parse  # False: only drain what the server sends (a flooder's reader)
         self.sock.sendall(PREFACE + frame(SETTINGS, 0, 0))
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -116,10 +119,17 @@ class Conn:
     def _read(self) -> None:
         buf = b""
         try:
-            self.sock.settimeout(None)
-            while chunk := self.sock.recv(65536):
-                buf += chunk
+            while True:
+                try:
+                    chunk = self.sock.recv(65536)
+                except TimeoutError:  # the socket's timeout is for sends: keep reading
+                    continue
+                if not chunk:
+                    break
                 self.received += len(chunk)
+                if not self.parse:
+                    continue
+                buf += chunk
                 while len(buf) >= 9:
                     length = int.from_bytes(buf[:3], "big")
                     if len(buf) < 9 + length:
@@ -141,7 +151,8 @@ class Conn:
                 self.changed.notify_all()
 
     def send(self, data: bytes) -> bool:
-        """Write ``data``; False once the server has closed the connection."""
+        """Write ``data``; False once the server has closed the connection, or has not
+        read for the socket's timeout."""
         try:
             self.sock.sendall(data)
             return True

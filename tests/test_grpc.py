@@ -381,18 +381,21 @@ class Hosted:
     """A real referee (``start_server``, health, reflection) on 127.0.0.1, port 0, run by
     an asyncio loop in a background thread; tests drive it with ``run``."""
 
-    def __init__(self, limits: Limits | None = None, **referee_options: Any) -> None:
+    def __init__(
+        self, limits: Limits | None = None, listen: str = "127.0.0.1:0", **referee_options: Any
+    ) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="referee", daemon=True)
         self.thread.start()
 
         async def start() -> tuple[Referee, grpc.aio.Server, int]:
             referee = Referee(**referee_options)
-            server, port = await start_server(referee, "127.0.0.1:0", limits=limits)
+            server, port = await start_server(referee, listen, limits=limits)
             return referee, server, port
 
         self.referee, self.server, port = self.run(start())
-        self.address = f"127.0.0.1:{port}"
+        # ``listen`` may be unix:PATH (behind the edge): then that is the address.
+        self.address = listen if listen.startswith("unix:") else f"127.0.0.1:{port}"
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)

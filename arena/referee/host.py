@@ -312,9 +312,10 @@ async def _serve(
         game=config.game,
     )
     server, port = await start_server(referee, config.listen, config.tls())
+    where = host if host.startswith("unix:") else f"{host}:{port}"  # behind `arena edge`
     console.print(
-        f"referee listening on [bold]{host}:{port}[/]; waiting for {count} bots "
-        f"(try: python -m bots.random --connect {host}:{port})",
+        f"referee listening on [bold]{where}[/]; waiting for {count} bots "
+        f"(try: python -m bots.random --connect {where})",
         highlight=False,
     )
     try:
