@@ -14,14 +14,13 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from test_front_door import h2raw
+from test_front_door import Flood, frame_flood, h2raw
 from test_grpc import ByIndex, Hosted, SdkThread, join_all, play_hosted_match
 
 from arena.edge import EdgeLimits, find_nginx, nginx_config, start_edge
@@ -99,37 +98,6 @@ def no_faults(faults: dict[str, list[int]]) -> bool:
     return all(n == 0 for per_seat in faults.values() for n in per_seat)
 
 
-class Flood(threading.Thread):
-    """``frames`` (one write) sent over and over from ``source`` through new connections
-    as the edge closes them: at most ``writes`` writes and ``seconds`` long."""
-
-    def __init__(
-        self, address: str, source: str, make: Callable[[Any], bytes], writes: int, seconds: float
-    ) -> None:
-        super().__init__(daemon=True)
-        self.address, self.source, self.make = address, source, make
-        self.writes, self.seconds = writes, seconds
-        self.sent = 0
-        self.connections = 0
-        self.closed_by_edge = 0
-        self.stop = threading.Event()
-
-    def run(self) -> None:
-        end = time.monotonic() + self.seconds
-        while self.sent < self.writes and time.monotonic() < end and not self.stop.is_set():
-            conn = h2raw.Conn(self.address, self.source, timeout=2.0, parse=False)
-            self.connections += 1
-            try:
-                while self.sent < self.writes and time.monotonic() < end:
-                    if conn.closed.is_set() or not conn.send(self.make(conn)):
-                        self.closed_by_edge += 1
-                        break
-                    self.sent += 1
-                    time.sleep(0.001)
-            finally:
-                conn.close()
-
-
 def test_bots_play_through_the_edge_and_the_referee_sees_their_own_addresses(
     edge: Edge,
 ) -> None:
@@ -177,23 +145,7 @@ def test_a_continuation_flood_ends_at_the_edge(edge: Edge) -> None:
 
 @pytest.mark.parametrize("kind", ["ping", "rapid-reset", "settings", "unknown-frame"])
 def test_a_frame_flood_through_the_edge_costs_the_bots_nothing(edge: Edge, kind: str) -> None:
-    health = h2raw.grpc_headers(h2raw.HEALTH_CHECK)
-
-    def frames(conn: Any) -> bytes:
-        f = h2raw.frame
-        if kind == "ping":
-            return f(h2raw.PING, 0, 0, b"12345678") * 100
-        if kind == "settings":
-            return f(h2raw.SETTINGS, 0, 0, b"\x00\x04\x00\x00\xff\xff") * 100
-        if kind == "unknown-frame":
-            return f(h2raw.UNKNOWN_TYPE, 0, 0, b"x" * 64) * 100
-        out = b""
-        for _ in range(50):
-            sid = conn.new_stream()
-            out += f(h2raw.HEADERS, h2raw.END_HEADERS, sid, health)
-            out += f(h2raw.RST_STREAM, 0, sid, b"\x00\x00\x00\x08")
-        return out
-
+    frames = frame_flood(kind)
     floods = [
         Flood(edge.address, source, frames, writes=400, seconds=20)
         for source in h2raw.loopback_sources(4, per_block=2)

@@ -12,6 +12,7 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import grpc
 import pytest
@@ -175,6 +176,95 @@ def test_a_call_without_its_message_is_refused_with_a_reason(
         never.set()
     assert info.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
     assert "no request message within 0.3 s" in (info.value.details() or "")
+
+
+class Flood(threading.Thread):
+    """``frames`` (one write) sent over and over from ``source`` through new connections
+    as the edge closes them: at most ``writes`` writes and ``seconds`` long."""
+
+    def __init__(
+        self, address: str, source: str, make: Callable[[Any], bytes], writes: int, seconds: float
+    ) -> None:
+        super().__init__(daemon=True)
+        self.address, self.source, self.make = address, source, make
+        self.writes, self.seconds = writes, seconds
+        self.sent = 0
+        self.connections = 0
+        self.closed_by_edge = 0
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        end = time.monotonic() + self.seconds
+        while self.sent < self.writes and time.monotonic() < end and not self.stop.is_set():
+            conn = h2raw.Conn(self.address, self.source, timeout=2.0, parse=False)
+            self.connections += 1
+            try:
+                while self.sent < self.writes and time.monotonic() < end:
+                    if conn.closed.is_set() or not conn.send(self.make(conn)):
+                        self.closed_by_edge += 1
+                        break
+                    self.sent += 1
+                    time.sleep(0.001)
+            finally:
+                conn.close()
+
+
+def frame_flood(kind: str) -> Callable[[Any], bytes]:
+    """One write of a frame flood of ``kind``: 100 frames."""
+    health = h2raw.grpc_headers(h2raw.HEALTH_CHECK)
+
+    def frames(conn: Any) -> bytes:
+        f = h2raw.frame
+        if kind == "ping":
+            return f(h2raw.PING, 0, 0, b"12345678") * 100
+        if kind == "settings":
+            return f(h2raw.SETTINGS, 0, 0, b"\x00\x04\x00\x00\xff\xff") * 100
+        if kind == "unknown-frame":
+            return f(h2raw.UNKNOWN_TYPE, 0, 0, b"x" * 64) * 100
+        out = b""
+        for _ in range(50):  # rapid reset: a call, cancelled at once
+            sid = conn.new_stream()
+            out += f(h2raw.HEADERS, h2raw.END_HEADERS, sid, health)
+            out += f(h2raw.RST_STREAM, 0, sid, b"\x00\x00\x00\x08")
+        return out
+
+    return frames
+
+
+def _rss() -> int:
+    with open("/proc/self/status") as f:
+        return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmRSS:"))
+
+
+@pytest.mark.parametrize("kind", ["ping", "rapid-reset", "settings", "unknown-frame"])
+def test_a_frame_flood_at_grpcio_itself_costs_the_bots_nothing(
+    host: Callable[..., Hosted], kind: str
+) -> None:
+    """grpcio's own options hold these (ping policy, streams per connection): 4
+    addresses, 400 writes of 100 frames each at most, while a match plays; no fault,
+    and the referee (this process) grows by less than 100 MB."""
+    h = host(tokens=TOKENS)
+    before = _rss()
+    floods = [
+        Flood(h.address, source, frame_flood(kind), writes=400, seconds=20)
+        for source in h2raw.loopback_sources(4, per_block=2)
+    ]
+    for f in floods:
+        f.start()
+    try:
+        bots = [ByIndex() for _ in range(4)]
+        threads = [SdkThread(b, h.address, t) for b, t in zip(bots, TOKENS, strict=True)]
+        for t in threads:
+            t.start()
+        outcome = play_hosted_match(h, deals=1, strike_limit=3)
+        join_all(threads)
+    finally:
+        for f in floods:
+            f.stop.set()
+            f.join(30)
+    assert outcome.record["faults"] == {k: [0] * 4 for k in outcome.record["faults"]}
+    assert sum(f.sent for f in floods) > 0
+    assert _rss() - before < 100 * 2**20
 
 
 def test_addresses_and_blocks() -> None:
