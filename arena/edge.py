@@ -11,6 +11,11 @@ organiser's user can open; nginx passes each call to it and names the client's a
 in the ``x-arena-client`` header, which the referee believes on that socket only, so
 its own per-address limits (``arena.referee.limits``) keep working behind the proxy.
 
+Two layers of nginx, in one process: its ``stream`` module takes the TCP connections
+(so that connections, not only calls, are counted per address and per block: file
+descriptors) and hands them, with the client's address (PROXY protocol), to its HTTP/2
+server on a Unix socket of its own, which passes the calls on to the referee.
+
 The arena writes no HTTP/2 handling of its own: this module only writes nginx's
 configuration and runs it in the foreground.
 """
@@ -35,6 +40,8 @@ class EdgeLimits:
     (``arena.referee.limits.Limits``) still apply behind it, per client address."""
 
     connections: int = 4096  # client connections at once (and as many to the referee)
+    connections_per_address: int = 16  # TCP connections at once from one address
+    connections_per_block: int = 64  # from one IPv4 /24 (IPv6: first three groups)
     streams_per_address: int = 32  # calls open at once from one address (nginx counts streams)
     streams_per_block: int = 128  # from one IPv4 /24 (IPv6: the first three groups as written)
     calls_per_second: int = 20  # new calls (streams) a second from one address...
@@ -73,32 +80,50 @@ def nginx_config(
         cert, key = tls
         ssl = f"ssl_certificate {cert.resolve()};\n        ssl_certificate_key {key.resolve()};"
     files = run_dir.resolve()
+    inner = files / "h2.sock"  # the stream layer's hand-over to the HTTP/2 layer
     kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     temp = " ".join(f"{kind}_temp_path {files / kind};" for kind in kinds)
+    block_map = """map $remote_addr $arena_block {
+        "~^(?<v4>[0-9]+\\.[0-9]+\\.[0-9]+)\\.[0-9]+$" $v4;
+        "~^(?<v6>[0-9a-fA-F]*:[0-9a-fA-F]*:[0-9a-fA-F]*)" $v6;
+        default $remote_addr;
+    }"""
     return f"""# Written by `arena edge`; see arena/edge.py for why each limit is there.
+load_module {STREAM_MODULE};
 {user}
 worker_processes 1;
 daemon off;
 pid {files / "nginx.pid"};
 error_log stderr warn;
-worker_rlimit_nofile {2 * lim.connections + 64};
-events {{ worker_connections {2 * lim.connections}; }}
+worker_rlimit_nofile {4 * lim.connections + 64};
+events {{ worker_connections {4 * lim.connections}; }}
+stream {{
+    # The client's /24 (IPv4) or first three groups (IPv6), for per-block limits.
+    {block_map}
+    limit_conn_zone $binary_remote_addr zone=arena_tcp_address:4m;
+    limit_conn_zone $arena_block zone=arena_tcp_block:4m;
+    server {{
+        listen {host}:{port};
+        limit_conn arena_tcp_address {lim.connections_per_address};
+        limit_conn arena_tcp_block {lim.connections_per_block};
+        proxy_pass unix:{inner};
+        proxy_protocol on;
+        proxy_timeout 1d;
+    }}
+}}
 http {{
     access_log off;
     {temp}
-    # The client's /24 (IPv4) or first three groups (IPv6), for per-block limits.
-    map $remote_addr $arena_block {{
-        "~^(?<v4>[0-9]+\\.[0-9]+\\.[0-9]+)\\.[0-9]+$" $v4;
-        "~^(?<v6>[0-9a-fA-F]*:[0-9a-fA-F]*:[0-9a-fA-F]*)" $v6;
-        default $remote_addr;
-    }}
+    {block_map}
     limit_conn_zone $binary_remote_addr zone=arena_address:4m;
     limit_conn_zone $arena_block zone=arena_block:4m;
     limit_req_zone $binary_remote_addr zone=arena_calls:4m rate={lim.calls_per_second}r/s;
     limit_conn_status 429;
     limit_req_status 429;
     server {{
-        listen {host}:{port} {"ssl " if tls else ""}http2;
+        listen unix:{inner} {"ssl " if tls else ""}http2 proxy_protocol;
+        set_real_ip_from unix:;
+        real_ip_header proxy_protocol;
         {ssl}
         keepalive_timeout {lim.idle_seconds}s;
         client_header_timeout {lim.header_seconds}s;
@@ -123,14 +148,22 @@ http {{
 """
 
 
+STREAM_MODULE = "/usr/lib/nginx/modules/ngx_stream_module.so"  # Debian: libnginx-mod-stream
+
+
 def find_nginx() -> str:
     nginx = shutil.which("nginx") or next(
         (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None
     )
     if nginx is None:
         raise ConfigError(
-            "arena edge runs nginx, which is not installed: `apt-get install nginx` "
-            "(Debian, Ubuntu) or your system's nginx package"
+            "arena edge runs nginx, which is not installed: `apt-get install nginx "
+            "libnginx-mod-stream` (Debian, Ubuntu)"
+        )
+    if not os.path.exists(STREAM_MODULE):
+        raise ConfigError(
+            f"arena edge needs nginx's stream module ({STREAM_MODULE}): "
+            "`apt-get install libnginx-mod-stream` (Debian, Ubuntu)"
         )
     return nginx
 

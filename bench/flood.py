@@ -161,7 +161,7 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
             kind = "--flood" if name in CLIENT_FLOODS else "--attack"
             flooder = subprocess.Popen(
                 [sys.executable, __file__, kind, name, address,
-                 "--rate", str(args.rate if kind == "--flood" else args.frame_rate),
+                 "--rate", str(args.rate), "--frame-rate", str(args.frame_rate),
                  "--in-flight", str(args.in_flight), "--sources", str(args.sources)],
                 env=_env(), stdout=subprocess.PIPE,
             )  # fmt: skip
@@ -383,13 +383,14 @@ HEALTH_HEADERS = h2raw.grpc_headers(h2raw.HEALTH_CHECK)
 PAD_FIELDS = h2raw.header_block([(f"x-pad-{i}", "p" * 200) for i in range(4)])  # ~0.9 KB
 
 
-def attack(kind: str, address: str, rate: float, sources: int) -> None:
+def attack(kind: str, address: str, rate: float, sources: int, calls: float) -> None:
     """``kind`` against ``address`` from ``sources`` loopback addresses (127.1.x.y), until
     SIGTERM; then print what it did as JSON. Frame floods: ``rate`` frames a second in
     all, in writes of BATCH; a connection the server closes is dialled again at once.
     waiting-room: 16 Play streams per address that never say hello; stalled-calls: 8
     connections per address with 16 health checks each that never send their message;
-    both reopen what the server closes."""
+    both reopen what the server closes, at most ``calls`` new streams a second in all
+    (after the first: as the health flood's calls)."""
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     stats: Counter[str] = Counter()
@@ -429,7 +430,9 @@ def attack(kind: str, address: str, rate: float, sources: int) -> None:
 
     def squat(source: str, path: str, conns: int) -> None:
         live: list[tuple[h2raw.Conn, set[int]]] = []
+        per_tick = max(1, round(calls / sources / 20))  # new streams per 50 ms
         while not stop.is_set():
+            budget = per_tick
             live = [(c, s) for c, s in live if not c.closed.is_set()]
             while len(live) < conns and not stop.is_set():
                 try:
@@ -444,9 +447,10 @@ def attack(kind: str, address: str, rate: float, sources: int) -> None:
                     gone = streams & c.ended_streams
                 streams -= gone
                 count("closed by the referee", len(gone))
-                while len(streams) < 16:
+                while len(streams) < 16 and budget > 0:
                     streams.add(c.open_call(path))
                     count("streams")
+                    budget -= 1
             stop.wait(0.05)
         for c, _ in live:
             c.close()
@@ -556,7 +560,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         asyncio.run(flood(args.flood[0], args.flood[1], args.rate, args.in_flight))
         return
     if args.attack:
-        attack(args.attack[0], args.attack[1], args.rate, args.sources)
+        attack(args.attack[0], args.attack[1], args.frame_rate, args.sources, args.rate)
         return
     if args.junk_bot:
         junk_bot(args.junk_bot, args.token)

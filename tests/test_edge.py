@@ -164,6 +164,25 @@ def test_a_frame_flood_through_the_edge_costs_the_bots_nothing(edge: Edge, kind:
         assert sum(f.closed_by_edge for f in floods) >= 1
 
 
+def test_connections_are_limited_per_address_at_the_edge_and_entrants_still_play(
+    edge: Edge,
+) -> None:
+    """40 idle connections from one address: the edge keeps 16 (file descriptors per
+    address), closes the rest at once, and bots from elsewhere play with no fault."""
+    limit = EdgeLimits().connections_per_address
+    conns = [h2raw.Conn(edge.address, "127.7.0.2") for _ in range(40)]
+    try:
+        end = time.monotonic() + 10  # wait for the edge to close the excess
+        while sum(c.closed.is_set() for c in conns) < 40 - limit and time.monotonic() < end:
+            time.sleep(0.05)
+        still_open = sum(not c.closed.is_set() for c in conns)
+        assert 1 <= still_open <= limit, still_open
+        assert no_faults(play_through(edge))
+    finally:
+        for c in conns:
+            c.close()
+
+
 def test_the_edge_configuration_says_what_it_limits(tmp_path: Path) -> None:
     conf = nginx_config("0.0.0.0:50051", "unix:/run/arena.sock", tmp_path, limits=EdgeLimits())
     for line in (
@@ -171,6 +190,8 @@ def test_the_edge_configuration_says_what_it_limits(tmp_path: Path) -> None:
         "http2_max_concurrent_streams 16;",
         "keepalive_requests 1000;",
         "limit_conn arena_address 32;",
+        "limit_conn arena_tcp_address 16;",
+        "proxy_protocol on;",
         "grpc_pass grpc://unix:/run/arena.sock;",
         "grpc_set_header X-Arena-Client $remote_addr;",
     ):

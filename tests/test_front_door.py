@@ -36,6 +36,15 @@ def gate_of(h: Hosted) -> Gate:
     return h.referee.gate
 
 
+def gone(h: Hosted, name: str) -> None:
+    """Wait (up to 10 s) until the referee has seen entrant ``name``'s stream end."""
+    entrant = next(e for e in h.referee.entrants if e.name == name)
+    end = time.monotonic() + 10
+    while h.call(lambda: entrant.connected_now):
+        assert time.monotonic() < end, f"{name} still connected"
+        time.sleep(0.02)
+
+
 class Squatters:
     """Play streams that never say hello, from ``sources`` (each its own connections,
     ``per_source`` streams apiece), reopened as the referee closes them, until ``stop``:
@@ -96,12 +105,15 @@ def test_silent_streams_from_many_addresses_never_keep_an_entrant_out(
             finally:
                 stream.close()
             credentials[token] = welcome.reconnect_token
+            gone(h, welcome.entrant)
         for credential in credentials.values():
             stream = Stream(h.address, hello(reconnect_token=credential))
             try:
-                assert stream.recv().HasField("welcome")
+                welcome = stream.recv().welcome
+                assert welcome.entrant
             finally:
                 stream.close()
+            gone(h, welcome.entrant)
         bots = [ByIndex() for _ in range(4)]
         threads = [SdkThread(b, h.address, token) for b, token in zip(bots, TOKENS, strict=True)]
         for t in threads:

@@ -411,10 +411,23 @@ class Hosted:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.run(self.server.stop(0), timeout=10)
+        with contextlib.suppress(Exception):
+            self.run(_finish_tasks(), timeout=10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=10)
         if not self.thread.is_alive():
             self.loop.close()
+
+
+async def _finish_tasks() -> None:
+    """Cancel what the stopped server left on the loop (calls in a refusal's delay or
+    waiting for a hello) and let it end, so that no task is destroyed while pending
+    when the loop closes (a finalizer then runs at a random moment of another test)."""
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for t in tasks:
+        t.cancel()
+    if tasks:
+        await asyncio.wait(tasks, timeout=5)
 
 
 def hello(token: str = "", name: str = "raw", version: int = 1, **more: Any) -> pb.PlayRequest:
