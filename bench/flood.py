@@ -17,6 +17,22 @@ per second of the schedule. The fourth entrant, and the flood, differ:
   client process calling ``Health/Check``, a reflection ``list_services`` stream, or
   ``Play`` with a hello of an unknown protocol version.
 
+* ``ping``, ``settings``, ``rapid-reset``, ``unknown-frame``, ``continuation``: a fourth
+  ``random`` bot, and one raw HTTP/2 attacker process (bench/h2raw.py: frames written by
+  hand) with one connection from each of ``--sources`` (20) loopback addresses in 5 /24
+  blocks, sending ``--frame-rate`` (20,000) frames a second in all, in writes of 100:
+  PINGs; SETTINGS frames (each to be acknowledged); a call's HEADERS and its RST_STREAM
+  at once, over and over (rapid reset); frames of an undefined type; or a call's HEADERS
+  without END_HEADERS followed by CONTINUATION frames of 0.9 KB that never end them. A
+  connection the server closes is dialled again at once (paced like a write).
+* ``waiting-room``: 16 Play streams from each address that never say hello (320 for a
+  room of 256), reopened as the referee closes them; ``stalled-calls``: 8 connections per
+  address with 16 health checks each that send their headers and never their message
+  (2,560 calls), reopened likewise; at most ``--rate`` new streams a second after the first.
+
+``--edge`` runs every scenario, calm included, through ``arena edge`` (nginx) with the
+referee on a Unix socket behind it.
+
 The machine has two cores shared by every process here (and by other tenants), so a
 flooder's own CPU competes with the bots whatever the referee does. To compare like
 with like, every flood comes from ONE process on one channel, at a fixed target rate
@@ -32,10 +48,12 @@ Each scenario also counts the CPU time of every process it ran (referee, bots, f
 start-up included) per honest decision: other tenants slow a scenario down without
 adding to it, so its ratio to calm shows the work a flood adds more steadily.
 
-Run: ``python bench/flood.py [--rounds R] [--deals D] [--repeat K] [--unlimited]``. Prints
-each calm/flood pair: the honest decisions per second, their ratio (the goal: at least
-0.8), and how the flooder's calls ended and how many it started a second; then the
-median ratio per flood. It reports; it asserts nothing.
+Run: ``python bench/flood.py [--rounds R] [--deals D] [--repeat K] [--unlimited] [--edge]
+[--floods a,b]``. Prints each calm/flood pair: the honest decisions per second, the CPU
+per honest decision, the referee's peak resident memory (and the edge's), the honest
+bots' faults, their ratio (the goal: at least 0.8), and how the flooder's calls ended;
+then per flood the median ratio, the highest peak memory and the faults in all. It
+reports; it asserts nothing.
 """
 
 from __future__ import annotations
