@@ -286,15 +286,21 @@ class Memory(threading.Thread):
         self.done = threading.Event()
 
     def run(self) -> None:
-        while not self.done.wait(0.1):
-            self.referee_peak = max(self.referee_peak, _rss("self"))
-            if self.edge is not None:
-                pids = [self.edge]
-                with contextlib.suppress(OSError), open(
-                    f"/proc/{self.edge}/task/{self.edge}/children"
-                ) as f:
-                    pids += [int(p) for p in f.read().split()]
-                self.edge_peak = max(self.edge_peak, sum(_rss(p) for p in pids))
+        while True:  # a sample now, then every 0.1 s, and one when stopped
+            self.sample()
+            if self.done.wait(0.1):
+                self.sample()
+                return
+
+    def sample(self) -> None:
+        self.referee_peak = max(self.referee_peak, _rss("self"))
+        if self.edge is not None:
+            pids = [self.edge]
+            with contextlib.suppress(OSError), open(
+                f"/proc/{self.edge}/task/{self.edge}/children"
+            ) as f:
+                pids += [int(p) for p in f.read().split()]
+            self.edge_peak = max(self.edge_peak, sum(_rss(p) for p in pids))
 
     def stop(self) -> None:
         self.done.set()
