@@ -305,7 +305,7 @@ def test_peer_addresses_drop_the_port_and_group_ipv6_by_64() -> None:
 def test_many_requests_on_one_reflection_stream_are_limited_like_calls(
     host: Callable[..., Hosted],  # noqa: F811
 ) -> None:
-    h = host(tokens=TOKENS, limits=Limits(calls_burst=10, **QUICK))
+    h = host(tokens=TOKENS, limits=Limits(calls_burst=10, calls_per_second=0.1, **QUICK))
     request = reflection_pb2.ServerReflectionRequest(list_services="")
     with grpc.insecure_channel(h.address) as channel:
         stub = reflection_pb2_grpc.ServerReflectionStub(channel)
@@ -320,7 +320,7 @@ def test_many_requests_on_one_reflection_stream_are_limited_like_calls(
 def test_calls_to_unknown_methods_are_limited_like_health_checks(
     host: Callable[..., Hosted],  # noqa: F811
 ) -> None:
-    h = host(tokens=TOKENS, limits=Limits(calls_burst=10, **QUICK))
+    h = host(tokens=TOKENS, limits=Limits(calls_burst=10, calls_per_second=0.1, **QUICK))
     codes: Counter[str] = Counter()
     with grpc.insecure_channel(h.address) as channel:
         call = channel.unary_unary("/no.such.Service/Method")
