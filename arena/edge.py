@@ -69,6 +69,7 @@ def nginx_config(
             f"--referee must be unix:PATH (the referee's --listen), got {referee!r}: "
             "the referee believes the client address the edge names only on a Unix socket"
         )
+    referee = f"unix:{Path(referee[5:]).resolve()}"  # nginx runs in its own folder
     host, sep, port = listen.rpartition(":")
     if not sep or not port.isdigit():
         raise ConfigError(f"--listen must be HOST:PORT, got {listen!r}")
