@@ -44,8 +44,10 @@ class EdgeLimits:
     connections_per_block: int = 64  # from one IPv4 /24 (IPv6: first three groups)
     streams_per_address: int = 32  # calls open at once from one address (nginx counts streams)
     streams_per_block: int = 128  # from one IPv4 /24 (IPv6: the first three groups as written)
-    calls_per_second: int = 20  # new calls (streams) a second from one address...
-    calls_burst: int = 100  # ...beyond a burst of this many
+    # New calls (streams) a second from one address, beyond a burst: as the referee's own
+    # limit on calls before a hello is welcomed, so that a flood beyond it ends here, in C.
+    calls_per_second: int = 10
+    calls_burst: int = 50
     streams_per_connection: int = 16
     calls_per_connection: int = 1000  # then the connection is closed (rapid reset)
     header_bytes: int = 8192  # a call's headers, CONTINUATION frames included
