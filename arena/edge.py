@@ -105,6 +105,7 @@ stream {{
     {block_map}
     limit_conn_zone $binary_remote_addr zone=arena_tcp_address:4m;
     limit_conn_zone $arena_block zone=arena_tcp_block:4m;
+    limit_conn_log_level info;  # a flood must not become a flood of log lines
     server {{
         listen {host}:{port};
         limit_conn arena_tcp_address {lim.connections_per_address};
@@ -123,6 +124,8 @@ http {{
     limit_req_zone $binary_remote_addr zone=arena_calls:4m rate={lim.calls_per_second}r/s;
     limit_conn_status 429;
     limit_req_status 429;
+    limit_conn_log_level info;
+    limit_req_log_level info;
     server {{
         listen unix:{inner} {"ssl " if tls else ""}http2 proxy_protocol;
         set_real_ip_from unix:;

@@ -215,8 +215,13 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
         codes: dict[str, Any] = {}
         if flooder is not None:
             flooder.send_signal(signal.SIGTERM)
-            out, _ = await asyncio.to_thread(flooder.communicate, timeout=30)
-            codes = json.loads(out or b"{}")  # the ready line was read
+            try:
+                out, _ = await asyncio.to_thread(flooder.communicate, timeout=30)
+                codes = json.loads(out or b"{}")  # the ready line was read
+            except subprocess.TimeoutExpired:
+                flooder.kill()
+                flooder.wait()
+                codes = {"error": "the flooder did not stop within 30 s"}
         for p in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 await asyncio.to_thread(p.wait, 5)
@@ -500,6 +505,7 @@ def attack(kind: str, address: str, rate: float, sources: int, calls: float) -> 
     if "frames" in out:
         out["frames_per_second"] = round(out.pop("frames") / elapsed)
     print(json.dumps(out), flush=True)
+    os._exit(0)  # threads left in a blocking write or dial must not hold the exit
 
 
 # ------------------------------------------------------------ the junk bot
