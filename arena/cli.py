@@ -1068,7 +1068,7 @@ def edge(
     tls_key: TlsKeyO = None,
 ) -> None:
     """Run nginx in front of a referee for an internet event (see the README's threat model)."""
-    from arena.edge import run_edge
+    from arena.referee.edge import run_edge
 
     try:
         if (tls_cert is None) != (tls_key is None):

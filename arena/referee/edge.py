@@ -91,7 +91,7 @@ def nginx_config(
         "~^(?<v6>[0-9a-fA-F]*:[0-9a-fA-F]*:[0-9a-fA-F]*)" $v6;
         default $remote_addr;
     }"""
-    return f"""# Written by `arena edge`; see arena/edge.py for why each limit is there.
+    return f"""# Written by `arena edge`; see arena/referee/edge.py for why each limit is there.
 load_module {STREAM_MODULE};
 {user}
 worker_processes 1;
