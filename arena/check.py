@@ -224,6 +224,7 @@ def fault_text(fault: BotFault) -> str:
         FaultKind.UNPARSEABLE: "an answer that cannot be read",
         FaultKind.WRONG_REQUEST: "an answer naming the wrong request",
         FaultKind.DISCONNECT: "the bot disconnected",
+        FaultKind.CRASH: "the bot failed (its own error; see its output)",
     }.get(fault.kind, str(fault.kind))
 
 
@@ -326,7 +327,7 @@ async def run_check(
     server, port = await start_server(referee, listen)
     say(f"arena check is listening on {host}:{port}: start your bot with --connect {host}:{port}")
     try:
-        await wait_for_entrants(referee, 1, [], wait)
+        await wait_for_entrants(referee, 1, [], wait, stop_on_refusal=True)
         referee.start()
         (entrant,) = referee.entrants
         say(

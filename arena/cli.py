@@ -9,8 +9,10 @@ typer's own usage errors are given the same form (``_OneLineErrors``).
 from __future__ import annotations
 
 import contextlib
+import copy
 import dataclasses
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from enum import StrEnum
@@ -92,7 +94,8 @@ class _OneLineErrors(TyperGroup):
 app = typer.Typer(
     name="arena",
     cls=_OneLineErrors,
-    help="Truf Arena: a tournament engine and bot-vs-bot arena for Truf.\n\n"
+    help="Truf Arena: a tournament engine and bot-vs-bot arena for trick-taking card games: "
+    "Truf, Truco, and Ruff and Trump (--game truf|truco|ruff).\n\n"
     "Exit codes: 0 done; 1 a mistake (a bad option, file or bot), said in one line on "
     "stderr; 130 interrupted (Ctrl-C or SIGTERM).",
     rich_markup_mode=None,  # plain help: no <bool> for flags, no boxes
@@ -101,8 +104,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-# Piped or captured output gets a wide console: the leaderboard should not wrap at 80.
-out = Console(width=None if sys.stdout.isatty() else 160)
+# Piped or captured output gets a wide console (the leaderboard should not wrap at 80),
+# unless COLUMNS says how wide: rich reads it then, as on a terminal.
+_COLUMNS_SET = os.environ.get("COLUMNS", "").strip().isdigit()
+out = Console(width=None if sys.stdout.isatty() or _COLUMNS_SET else 160)
 err = Console(stderr=True, soft_wrap=True)  # messages are never cut into lines
 
 
@@ -549,6 +554,8 @@ def tournament(
             note = f"; dropped {dropped} line(s) of unfinished matches" if dropped else ""
             done = len(finished_matches(resume))
             err.print(f"resuming {resume}: {done} finished matches kept{note}", markup=False)
+            if _show_if_finished(config, resume, secret):  # no bot is started, none awaited
+                return
             if config.external:
                 _resume_served(config, resume, secret, quiet=quiet)
                 return
@@ -758,6 +765,36 @@ def run_tournament(
         _say_why_it_ended(plan.stop, directory)
 
 
+def _show_if_finished(config: RunConfig, directory: Path, secret: str) -> bool:
+    """A resumed run with nothing left to play shows its results, as at its end."""
+    plan = make_plan(config, secret=secret)
+    if not _finished(plan, directory):
+        return False
+    err.print(f"the run in {directory} is finished; its results:", markup=False)
+    show_leaderboard(directory, plan.entrants)
+    if plan.stop is not None:
+        _say_why_it_ended(plan.stop, directory, replay=True)
+    return True
+
+
+def _finished(plan: Any, directory: Path) -> bool:
+    """Whether a resumed run has nothing left to play: every match of its schedule is on
+    disk, or (--until-settled) the order settled after its last finished round and only
+    later rounds are left. ``plan.stop`` is left as a fresh one (``_say_why_it_ended``)."""
+    done = finished_matches(directory)
+    skip = {str(r["match"]) for r in done}
+    left = [t for t in plan.tables() if t.match_id not in skip]
+    if not left:
+        return True
+    if plan.stop is None or not done:
+        return False
+    probe = copy.deepcopy(plan.stop)  # stop_before rates rounds: keep the plan's own unused
+    for record in done:
+        probe.add(record)
+    played = max(int(r["round"]) for r in done)
+    return probe.stop_before(played + 1) and all(t.round > played for t in left)
+
+
 def _say_why_it_ended(stop: Any, directory: Path, *, replay: bool = False) -> None:
     """With --until-settled: whether the order settled or the cap (--rounds) was reached.
     ``replay``: ``stop`` has seen no match yet, so give it every finished one first."""
@@ -940,6 +977,7 @@ def _say_why_served_ended(
 
 @app.command()
 def bot(
+    ctx: typer.Context,
     name: Annotated[
         str,
         typer.Argument(
@@ -987,7 +1025,9 @@ def bot(
         command = bot_command(name, connect, token, seed, ca_path, capacity, game)
         raise typer.Exit(subprocess.call(command))
     try:
-        player = load_bot(name, seed, game)
+        source = ctx.get_parameter_source("game")
+        given = source is not None and source.name == "COMMANDLINE"  # else the referee tells
+        player = load_bot(name, seed, game, check_games=given)
         run(player, connect, token=token, capacity=capacity, tls_ca=read_ca(tls_ca))
     except (ValueError, BotRejected, ConnectionError) as exc:
         raise fail(str(exc)) from None
@@ -1176,15 +1216,37 @@ def verify(
                 if block is not None and (not isinstance(block, int) or block < 1):
                     raise ValueError(f"{path}: match {match_id}: bad block {block!r}")
                 dealt += entry.check_dealt(recs, deal_key(secret, match_id, block))
+        placed = _check_match_lines(directory, lines)
     except ReplayMismatch as exc:
         raise fail(f"replay mismatch: {exc}") from None
     except ValueError as exc:
         raise fail(str(exc)) from None
-    out.print(f"[green]ok[/]: {deals} deals in {matches} matches replay exactly")
+    word = entry.deal_word  # a Truco deal is a hand
+    out.print(f"[green]ok[/]: {deals} {word}s in {matches} matches replay exactly")
+    if placed:
+        out.print(f"[green]ok[/]: {placed} match lines place offenders last (docs/results.md)")
     if secret is not None:
-        out.print(f"[green]ok[/]: {dealt} dealt deals are the ones the run's secret deals")
+        out.print(f"[green]ok[/]: {dealt} dealt {word}s are the ones the run's secret deals")
     else:
         out.print("the run's secret is not in this directory: the deals were not re-dealt")
+
+
+def _check_match_lines(directory: Path, lines: Any) -> int:
+    """matches.jsonl's places and disqualifications (``arena.matchcheck``); 0 without it."""
+    from arena.leaderboard import ResultsError, load_matches
+    from arena.matchcheck import check_disqualifications, check_places
+    from arena.results import MATCHES
+    from arena.truf.replay import group_by_match
+
+    path = directory / MATCHES
+    if not path.exists():
+        return 0
+    try:
+        records = load_matches(path)
+    except ResultsError as exc:
+        raise ValueError(str(exc)) from None
+    check_disqualifications(path, records, group_by_match(rec for _, rec in lines))
+    return check_places(path, records)
 
 
 def _known_secret(directory: Path) -> str | None:

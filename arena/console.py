@@ -20,20 +20,14 @@ _SHORT = {"disconnects": "disc."}  # headers shortened in the terminal
 _FAULT_COLUMNS = ("timeouts", "illegal", "disconnects", "forfeits", "disqualified")
 _FAULTS = "faults"  # the fault columns folded into one, "t/i/d/f/DQ", when space is short
 _FAULTS_HEADER = "faults"
-# What a narrower terminal keeps, most important first, then the game's own statistics in
-# their order; the rest are left out (they are always in leaderboard.csv, leaderboard.json
-# and --format markdown).
-_PRIORITY = (
-    "rank",
-    "bot",
-    "conservative",
-    "matches",
-    _FAULTS,
-    "wins",
-    "mu",
-    "sigma",
-    "avg_placement",
-)
+# What a narrower terminal keeps, most important first: the order and the evidence for it,
+# the faults (when any seat has one: all-zero fault columns are the first to go), the
+# game's points per deal, then the counts; the rating's parts, the other statistics and the
+# intervals last. The rest are left out (they are always in leaderboard.csv,
+# leaderboard.json and `arena leaderboard DIR --format markdown`).
+_FIRST = ("rank", "bot", "conservative", "p_better_next")
+_COUNTS = ("matches", "wins", "avg_placement", "mu")
+_LAST = ("sigma",)
 _CAPTION = "sorted by μ−3σ (TrueSkill)"
 
 
@@ -64,9 +58,22 @@ class LeaderboardTable:
         ]
 
     @property
+    def _stats(self) -> list[str]:
+        """The game's own columns (points per deal first) and their intervals, in order."""
+        known = {*_FIRST, *_COUNTS, *_LAST, *_FAULT_COLUMNS}
+        return [c for c, _, _ in self._columns if c not in known]
+
+    @property
+    def _any_fault(self) -> bool:
+        return any(getattr(r, c) for r in self.rows for c in _FAULT_COLUMNS)
+
+    @property
     def _priority(self) -> list[str]:
-        shown = [c for c, _, _ in self._columns]
-        return [*_PRIORITY, *(c for c in shown if c not in _PRIORITY and c not in _FAULT_COLUMNS)]
+        stats = self._stats
+        intervals = [c for c in stats if c.endswith("_ci95")]
+        others = [c for c in stats if c not in intervals]
+        faults = [_FAULTS] if self._any_fault else []
+        return [*_FIRST, *faults, *others[:1], *_COUNTS, *others[1:], *intervals, *_LAST]
 
     def _cells(self, row: Row, column: str) -> str:
         if column == _FAULTS:
@@ -82,6 +89,10 @@ class LeaderboardTable:
         every = [c for c, _, _ in self._columns]
         if self._total(every, headers) <= width:
             return every
+        if not self._any_fault:  # nothing to see in them: they go first
+            every = [c for c in every if c not in _FAULT_COLUMNS]
+            if self._total(every, headers) <= width:
+                return every
         chosen: list[str] = []
         for column in self._priority:
             if self._total([*chosen, column], headers) <= width or len(chosen) < 2:
@@ -100,9 +111,13 @@ class LeaderboardTable:
         caption = _CAPTION
         if _FAULTS in shown:
             caption += " · faults: timeouts/illegal/disconnected/forfeits/DQ"
-        folded = _FAULT_COLUMNS if _FAULTS in shown else ()
+        elif not shown & set(_FAULT_COLUMNS):
+            caption += " · no faults"
+        folded = _FAULT_COLUMNS if _FAULTS in shown or not self._any_fault else ()
         if any(c not in shown and c not in folded for c, _, _ in self._columns):
-            caption += " · more columns in a wider terminal, or --format markdown"
+            # Every command that shows the table writes or reads leaderboard.csv (not every
+            # one has --format: arena tournament has not).
+            caption += " · more columns in a wider terminal and in leaderboard.csv"
         table = Table(title=plain(self.title), caption=plain(caption), header_style="bold")
         justify = {c: j for c, _, j in self._columns} | {_FAULTS: "right"}
         headers = {c: h for c, h, _ in self._columns} | {_FAULTS: _FAULTS_HEADER}

@@ -23,6 +23,11 @@ class RuleError(ValueError):
         return f"illegal action '{self.action}': {self.reason} (ruling {self.ruling})"
 
 
+class AnswerIndexError(IndexError):
+    """An index answer outside the legal list: an illegal answer, where an IndexError the
+    bot's own code raises is its crash (``arena.tournament.fault_kind``)."""
+
+
 class ActionFormatError(ValueError):
     """Text or a message that is not an action."""
 

@@ -17,7 +17,7 @@ class FaultKind(StrEnum):
     ILLEGAL = "illegal"  # an action outside the legal list or of the wrong kind
     UNPARSEABLE = "unparseable"  # bytes or values that do not make an action
     WRONG_REQUEST = "wrong_request"  # an answer to a request id that is not pending
-    CRASH = "crash"  # an in-process bot raised
+    CRASH = "crash"  # the bot failed: raised in-process, or said so (Answer.failure)
     DISCONNECT = "disconnect"  # the bot's connection dropped mid-match
 
 
@@ -50,8 +50,20 @@ class FaultBook:
         self.forfeit = [False] * self.seats
         self.counts = {c: [0] * self.seats for c in ("timeout", "illegal", "disconnect")}
 
-    def record(self, seat: int, kind: FaultKind, detail: str, deal: int) -> dict[str, Any]:
-        """Count one fault; returns its replay-log entry."""
+    def record(
+        self,
+        seat: int,
+        kind: FaultKind,
+        detail: str,
+        deal: int,
+        *,
+        decision: int,
+        played: str,
+        request: int | None = None,
+    ) -> dict[str, Any]:
+        """Count one fault; returns its replay-log entry, which locates the decision it
+        replaced (``deal``, its ``decision`` number in the deal, the gRPC ``request`` id,
+        None in-process) and names the action ``played`` in its place (the fallback)."""
         self.counts[COLUMN[kind]][seat] += 1
         if kind in STRIKES:
             self.strikes[seat] += 1
@@ -62,6 +74,9 @@ class FaultBook:
             "kind": kind.value,
             "detail": detail,
             "deal": deal,
+            "decision": decision,
+            "request": request,
+            "played": played,
             "strikes": self.strikes[seat],
             "disqualified": self.disqualified[seat],
         }

@@ -14,11 +14,14 @@ from typing import Any, Protocol
 
 from arena.ruff.game import RuffGame
 from arena.ruff.rules import RuffRules
+from arena.ruff.rules import rules_text as ruff_rules_text
 from arena.seats import alternating_teams
 from arena.truco.game import TrucoGame
 from arena.truco.rules import TrucoRules
+from arena.truco.rules import rules_text as truco_rules_text
 from arena.truf.replay import public_deal
 from arena.truf.rules import TrufRules
+from arena.truf.rules import rules_text as truf_rules_text
 from arena.truf.state import DealSpec, TrufMatch
 
 
@@ -46,6 +49,11 @@ class Match(Protocol):
 
     def apply(self, seat: int, action: Any) -> None: ...
     def fallback_action(self, seat: int) -> Any: ...
+    def decision_number(self) -> int:
+        """The 1-based number, within the current deal (hand), of the decision being
+        made now: where a fault record locates its decision (docs/results.md)."""
+        ...
+
     def run(
         self,
         acts: list[Callable[[Any, Sequence[Any]], Any] | None],
@@ -194,6 +202,11 @@ class GameEntry:
     # Whether the game deals duplicate (``--duplicate``): its Game is a ``DuplicateGame``
     # and its ``check_dealt`` turns the hands back by each record's ``rotation``.
     duplicate: bool = False
+    # What the game calls one line of replays.jsonl, as people say it ("hand" in Truco).
+    deal_word: str = "deal"
+    # The rules of a results file (``describe()``'s dict) in a reader's words: the
+    # report's subtitle. None: the keys and values as they are.
+    rules_text: Callable[[Mapping[str, Any]], list[str]] | None = None
 
 
 def _truf(values: Mapping[str, Any], deals_file: str | None) -> Game:
@@ -284,6 +297,7 @@ REGISTRY: dict[str, GameEntry] = {
             viewer="arena.truf",
             seat_outcomes=_lazy("arena.truf.replay", "seat_outcomes"),
             duplicate=True,
+            rules_text=truf_rules_text,
         ),
         GameEntry(
             name="truco",
@@ -307,6 +321,8 @@ REGISTRY: dict[str, GameEntry] = {
             teams=lambda game: alternating_teams(game.table_size),  # ruling R2
             viewer="arena.truco",
             seat_outcomes=_lazy("arena.truco.replay", "seat_outcomes"),
+            deal_word="hand",  # ruling R3: a Truco deal is a hand
+            rules_text=truco_rules_text,
         ),
         GameEntry(
             name="ruff",
@@ -340,6 +356,7 @@ REGISTRY: dict[str, GameEntry] = {
             teams=_ruff_partners,  # ruling F1: partners opposite in double, none in single
             viewer="arena.ruff",
             seat_outcomes=_lazy("arena.ruff.replay", "seat_outcomes"),
+            rules_text=ruff_rules_text,
         ),
     )
 }

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.games import REGISTRY, StatColumn, record_game
+from arena.places import record_places
 from arena.ratings import DEFAULT_PARAMS, RatingError, RatingParams, Ratings
 
 SCHEMA = 1  # of the match lines read here
@@ -195,6 +196,8 @@ def check_match_record(record: object) -> None:
         raise ResultsError("'teams' must hold at least 2 teams")
     _check_per_seat(record["totals"], "totals", n, _is_number)
     _check_per_seat(record["ranks"], "ranks", n, lambda r: _is_int(r) and 1 <= r <= n)
+    if "raw_ranks" in record:  # since issue 25: the game's order; ranks are the places
+        _check_per_seat(record["raw_ranks"], "raw_ranks", n, lambda r: _is_int(r) and 1 <= r <= n)
     for name in stats:
         _check_per_seat(record[name], name, n, lambda e: _is_int(e) and e >= 0)
     _check_per_seat(record["disqualified"], "disqualified", n, lambda b: isinstance(b, bool))
@@ -294,10 +297,11 @@ def build_leaderboard(
 
     Ratings are computed in schedule order, so the order of ``records`` does not matter.
     Rows are sorted by the conservative rating, then mu, then name. ``wins`` and
-    ``avg_placement`` use each match's recorded ``ranks`` (by total); only the rating
-    puts a disqualified seat last. A first place shared by k teams is 1/k of a win, so the
-    wins add up to the matches. ``p_better_next`` is ``Ratings.prob_better`` of a row and the
-    next. The columns are those of the records' game (``game`` when there are none).
+    ``avg_placement`` use each match's places (``arena.places``: a disqualified or
+    forfeiting seat below every seat that was not). A first place shared by k teams is 1/k
+    of a win, so the wins add up to the matches. ``p_better_next`` is
+    ``Ratings.prob_better`` of a row and the next. The columns are those of the records'
+    game (``game`` when there are none).
     """
     records = list(records)
     seen: set[str] = set()
@@ -322,12 +326,13 @@ def build_leaderboard(
     tallies: dict[str, _Tally] = {name: _Tally() for name in entrants or ()}
     for record in records:
         faults = record["faults"]
-        firsts = sum(any(record["ranks"][s] == 1 for s in team) for team in record["teams"])
+        place = record_places(record)
+        firsts = sum(any(place[s] == 1 for s in team) for team in record["teams"])
         for seat, name in enumerate(record["seats"]):
             t = tallies.setdefault(name, _Tally())
             t.matches += 1
-            t.wins += 1 / firsts if record["ranks"][seat] == 1 else 0
-            t.placements += record["ranks"][seat]
+            t.wins += 1 / firsts if place[seat] == 1 else 0
+            t.placements += place[seat]
             t.per_match.append((record["totals"][seat], record["deals"]))
             t.deals += record["deals"]
             for stat in stats:

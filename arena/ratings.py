@@ -18,6 +18,8 @@ import trueskill  # type: ignore[import-untyped]
 from trueskill.factorgraph import Factor  # type: ignore[import-untyped]
 from trueskill.mathematics import Gaussian  # type: ignore[import-untyped]
 
+from arena.places import offenders, record_places
+
 # The leaderboard's sort key is the conservative rating mu - K * sigma: with K = 3 a new
 # entrant (mu 25, sigma 25/3) starts at 0, and a bot must prove itself to rise.
 K = 3.0
@@ -98,19 +100,12 @@ def match_order(record: Mapping[str, Any]) -> tuple[int, int, str]:
 
 
 def rating_ranks(record: Mapping[str, Any]) -> list[int]:
-    """Each team's rank for rating (1 is best; equal ranks are a draw).
-
-    A team's rank is the rank of its seats (the best of them, should they differ). A
-    team with a disqualified (or forfeiting) seat ranks below every team without one,
-    whatever its total; among themselves, such teams keep their order. Ranks are then
-    renumbered as 1 + the number of teams strictly ahead, so ties stay shared.
+    """Each team's rank for rating (1 is best; equal ranks are a draw): the best place
+    (``arena.places``) of its seats, renumbered as 1 + the number of teams strictly
+    ahead, so ties stay shared. (A match with an offender is rated by ``_rate_offence``.)
     """
-    teams: Sequence[Sequence[int]] = record["teams"]
-    ranks: Sequence[int] = record["ranks"]
-    disqualified: Sequence[bool] = record.get("disqualified") or [False] * len(ranks)
-    forfeit: Sequence[bool] = record.get("forfeit") or [False] * len(ranks)
-    out = [disqualified[s] or forfeit[s] for s in range(len(ranks))]
-    keys = [(any(out[s] for s in team), min(ranks[s] for s in team)) for team in teams]
+    place = record_places(record)
+    keys = [min(place[s] for s in team) for team in record["teams"]]
     return [1 + sum(other < key for other in keys) for key in keys]
 
 
@@ -386,6 +381,7 @@ class Ratings:
         self._scale = PointScale()
         self._evidence = PointsEvidence()
         self._ratings: dict[str, Any] = {}  # name -> trueskill.Rating
+        self._offended: set[str] = set()  # entrants rated by _rate_offence at least once
         # (block, table) -> the block's records so far, waiting for its last rotation
         self._blocks: dict[tuple[int, int], list[Mapping[str, Any]]] = {}
 
@@ -415,6 +411,7 @@ class Ratings:
             and evidence.usable()
             and a in evidence.index
             and b in evidence.index
+            and not {a, b} & self._offended
         )
         if not exact:
             return prob_better(self.rating(a), self.rating(b))
@@ -519,6 +516,9 @@ class Ratings:
                 self._rate(board, deal_ranks(board, 0, self.params.margin), where)
 
     def _rate_record(self, record: Mapping[str, Any], where: str) -> None:
+        if any(offenders(record)):
+            self._rate_offence(record, where)
+            return
         unit = self.params.unit
         if unit == "points":
             # Teams of unequal sizes would compare sums of different numbers of skills,
@@ -534,6 +534,35 @@ class Ratings:
                 self._rate(record, deal_ranks(record, deal, self.params.margin), where)
         if unit != "deal" or not self._rates_deals(record, where):
             self._rate(record, rating_ranks(record), where)
+
+    def _rate_offence(self, record: Mapping[str, Any], where: str) -> None:
+        """THE RULE for a match with a disqualified or forfeiting seat (an offender,
+        ``arena.places``). Only the offenders are rated: each as having lost to every
+        seat that did not offend, once per deal of the match (once in all with
+        ``unit="match"``), as many updates as a match played to its end gets. Each
+        update lowers the offender's mu and leaves its sigma as it was: the fallback's
+        play teaches nothing of the bot's skill, so its rating grows no surer, and its
+        conservative rating falls with its mu, whatever its other matches were. So
+        forfeiting or being disqualified never pays. No other seat's rating moves: an
+        offence can neither sink a partner (whom the schedule seated at random) nor lift
+        an opponent. The offenders are kept out of ``PointsEvidence``'s exact P(>next)
+        from then on (their losses are not points)."""
+        seats: Sequence[str] = record["seats"]
+        out = offenders(record)
+        place = record_places(record)
+        deals = len(record.get("deal_points") or ()) if self.params.unit != "match" else 1
+        for _ in range(max(1, deals)):
+            groups = [{seats[s]: self._current(seats[s])} for s in range(len(seats))]
+            try:
+                rated = self._env.rate(groups, ranks=place)
+            except (FloatingPointError, ZeroDivisionError) as exc:
+                raise RatingError(f"{where}: TrueSkill cannot rate this result ({exc})") from None
+            for seat, team in enumerate(rated):
+                if out[seat]:
+                    name = seats[seat]
+                    sigma = groups[seat][name].sigma
+                    self._ratings[name] = trueskill.Rating(float(team[name].mu), float(sigma))
+        self._offended.update(seats[s] for s in range(len(seats)) if out[s])
 
     def _rates_deals(self, record: Mapping[str, Any], where: str) -> bool:
         """Whether the record's deals can be rated one by one (see ``RatingParams.unit``)."""

@@ -30,6 +30,7 @@ from typing import Any
 
 from arena import __version__
 from arena.bot import Bot
+from arena.botgames import check_plays
 from arena.games import REGISTRY, Game, game_entry
 from arena.loading import instantiate, load_class, split_options
 from arena.results import MATCHES, SECRET, TOURNAMENT, ResultsDirError, read_jsonl
@@ -216,7 +217,8 @@ def check_writable(directory: Path) -> None:
 
 def check_bot_names(entrants: Sequence[str], game: str = "truf") -> None:
     """Before a gRPC run starts its bots: every name is a bundled bot of ``game`` or an
-    importable ``module:Class`` (issue 13.3; in-process, loading the bots does this)."""
+    importable ``module:Class`` that declares ``game`` in its ``games`` (issue 13.3; in
+    process, loading the bots does this)."""
     from bots import EXTERNAL, bundled_module
 
     for spec in dict.fromkeys(split_options(base_name(e))[0] for e in entrants):
@@ -231,6 +233,11 @@ def check_bot_names(entrants: Sequence[str], game: str = "truf") -> None:
             known = bool(top) and (top in sys.modules or finder.find_spec(top, path) is not None)
         if not known:
             raise ConfigError(unknown_bot(spec, game))
+        # The games it declares, checked as in-process play checks them (a bundled bot of
+        # another game, truco.basic in a Truf run, too).
+        bundled = None if attr or spec in EXTERNAL else bundled_module(spec, game)
+        if attr or bundled:
+            check_plays(load_class(spec if attr else f"{bundled}:Bot"), game, spec)
 
 
 def unknown_bot(spec: str, game: str) -> str:
@@ -287,9 +294,11 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
     return plan
 
 
-def load_bot(spec: str, seed: str, game: str = "truf") -> Bot:
+def load_bot(spec: str, seed: str, game: str = "truf", *, check_games: bool = True) -> Bot:
     """A bundled bot of ``game`` by name (``greedy``), or any Python class as
-    ``module:Class``, either with options (``pimc:budget=0.5``, ``loading.split_options``)."""
+    ``module:Class``, either with options (``pimc:budget=0.5``, ``loading.split_options``).
+    A bot whose ``games`` lacks ``game`` is refused (``arena.botgames.check_plays``) unless
+    ``check_games`` is off (``arena bot`` without ``--game``: the referee will tell)."""
     from bots import EXTERNAL, bundled_module
 
     full_spec = spec
@@ -310,6 +319,8 @@ def load_bot(spec: str, seed: str, game: str = "truf") -> Bot:
     bot = instantiate(load_class(spec_to_load), seed, full_spec, options)
     if not callable(getattr(bot, "act", None)):
         raise ConfigError(f"bot {spec!r} has no act(view, legal) method")
+    if check_games:  # as the referee checks Hello.games over gRPC
+        check_plays(bot, game, full_spec)
     return bot  # type: ignore[no-any-return]
 
 

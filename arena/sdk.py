@@ -24,19 +24,22 @@ from __future__ import annotations
 import argparse
 import os
 import queue
+import socket
 import sys
 import threading
 import time
 import traceback
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import Bot, call_hook, has_hook
+from arena.botgames import declared_games
 from arena.truf.view import SeatView
-from arena.wire.codecs import BRANCHES, CODECS
+from arena.wire.codecs import BRANCHES, CODECS, NOT_AN_ACTION
 from arena.wire.pbwire import lite_class
 
 PROTOCOL_VERSION = 1
@@ -76,20 +79,31 @@ def play_stream(channel: grpc.Channel) -> Any:
     )
 
 
+FAILURE_LIMIT = 200  # characters of Failure.reason the referee keeps (arena.proto)
+MAX_INDEX = 2**32 - 1  # Answer.index is a uint32
+
+
+def failed(msg: pb.PlayRequest, reason: str) -> pb.PlayRequest:
+    """``msg``'s answer, set to say the bot failed (``Answer.failure``)."""
+    msg.answer.failure.reason = reason[:FAILURE_LIMIT]
+    return msg
+
+
 def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
     """Ask the bot and build the answer message (by index when the action is in the list).
     ``request``: a ``DecisionRequest``, generated or its twin with the game's branch as
     bytes; the branch (``truf``, ``truco``, ``ruff``) picks the game's codec
-    (``arena.wire.codecs``)."""
+    (``arena.wire.codecs``). When ``act()`` raises, the answer says the bot failed
+    (``Answer.failure``): the referee records the crash, with a strike, and plays the
+    game's documented fallback, as it does in-process; the SDK never chooses for it."""
     msg = pb.PlayRequest()
     ans = msg.answer
     ans.request_id = request.request_id
     branch = request.WhichOneof("game")
     codec = BRANCHES.get(branch or "")
-    if codec is None:  # a game this SDK does not know: the referee plays the fallback
+    if codec is None:  # a game this SDK does not know: say so, the referee plays the fallback
         _log(f"request {request.request_id} is for a game this SDK does not play ({branch})")
-        ans.index = 0
-        return msg
+        return failed(msg, f"this SDK does not play the request's game ({branch})")
     data = getattr(request, branch)
     view, legal = codec.wire_decision(
         data if isinstance(data, bytes) else data.SerializeToString(),
@@ -99,21 +113,24 @@ def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
     try:
         # A WireView has SeatView's fields, methods and equality (not its class).
         choice = bot.act(cast(SeatView, view), legal)
-    except Exception:  # the author's bug: show it, and keep the seat alive
-        _log(f"act() raised on request {request.request_id}; answering the first legal action:")
+    except Exception as exc:  # the author's bug: show it, and say so to the referee
+        _log(f"act() raised on request {request.request_id}; telling the referee it failed:")
         traceback.print_exc()
-        choice = 0
-    if isinstance(choice, int):
-        ans.index = choice
+        return failed(msg, f"{type(exc).__name__}: {exc}")
+    if type(choice) is int:  # as in-process: True is no index (arena.tournament.fault_kind)
+        # Outside the uint32 range (a negative index): the referee refuses it as outside
+        # the legal list, as in-process.
+        ans.index = choice if 0 <= choice <= MAX_INDEX else MAX_INDEX
         return msg
     try:
         ans.index = legal.index(choice)  # a sequence: Ruff's discards are built lazily
     except ValueError:
         try:
             codec.fill_answer(ans, choice)  # not in the list: the referee will say why
-        except (TypeError, ValueError, AttributeError, KeyError) as exc:
+        except NOT_AN_ACTION as exc:
             # Not an action at all: sent without a choice, which the referee refuses
             # (unparseable, a strike) and explains; the seat stays alive.
+            ans.ClearField("choice")
             _log(f"act() returned {choice!r}, which is not an action ({exc})")
     return msg
 
@@ -136,6 +153,9 @@ class Session:
         self.token = token
         self.capacity = capacity
         self.outbox: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
+        # Each table's request is answered on a worker of its own, up to the capacity the
+        # bot declared: a slow decision at one table never delays another's (docs/protocol.md).
+        self.workers = ThreadPoolExecutor(max(1, capacity), thread_name_prefix="decision")
         self.entrant = ""
         # From the last Welcome: sent in the next Hello to get the same entrant back.
         self.reconnect_token = reconnect_token
@@ -170,7 +190,7 @@ class Session:
                     kind = msg.WhichOneof("message")
                     if kind == "decision_request":
                         request = RequestLite.FromString(msg.decision_request)
-                        self.outbox.put(answer_for(self.bot, request))
+                        self.workers.submit(self._answer, request)
                     elif kind == "welcome":
                         welcome = pb.Welcome.FromString(msg.welcome)
                         self.entrant = welcome.entrant
@@ -199,14 +219,23 @@ class Session:
                         return True
             finally:
                 self.outbox.put(None)
+                # Answers still being decided are for a stream that is gone: not waited for.
+                self.workers.shutdown(wait=False, cancel_futures=True)
         return False
+
+    def _answer(self, request: Any) -> None:
+        """On a worker: decide one request and queue its answer."""
+        try:
+            self.outbox.put(answer_for(self.bot, request))
+        except Exception:  # the SDK's own failure: the request times out, the bot lives on
+            _log(f"cannot answer request {request.request_id}:")
+            traceback.print_exc()
 
 
 def bot_games(bot: object) -> list[str]:
     """The games a bot plays (its ``games`` attribute, ``("truf",)`` by default): what
     the SDK says in ``Hello.games``."""
-    games = getattr(bot, "games", ("truf",))
-    return [games] if isinstance(games, str) else [str(g) for g in games]
+    return list(declared_games(bot))
 
 
 def match_result_dict(res: pb.MatchResult) -> dict[str, Any]:
@@ -233,10 +262,46 @@ def run(
     """Connect and play until the referee ends the tournament. Reconnects (with the same
     token, and the reconnect token of the last Welcome) when the connection drops, or
     the referee cuts it off, for up to ``retry_for`` seconds at a time. With ``tls_ca``
-    (PEM root certificates), the connection uses TLS."""
+    (PEM root certificates), the connection uses TLS.
+
+    Raises ``BotRejected`` when the referee refuses the bot, ``ConnectionError`` when it
+    cannot be reached; a script that lets either end it (the README's template) shows
+    one clear line, as ``arena bot`` does, not a traceback (``_one_line_if_uncaught``)."""
+    try:
+        _run(bot, address, token=token, capacity=capacity, retry_for=retry_for, tls_ca=tls_ca)
+    except (BotRejected, ConnectionError) as exc:
+        _one_line_if_uncaught(exc)
+        raise
+
+
+def _one_line_if_uncaught(exc: BaseException) -> None:
+    """Should ``exc`` end the program uncaught, print ``[bot] error: ...`` instead of its
+    traceback (the exit code stays 1); a caller that catches it sees no difference."""
+    previous = sys.excepthook
+
+    def hook(kind: type[BaseException], value: BaseException, tb: Any) -> None:
+        if value is exc:
+            _log(f"error: {value}")
+        else:
+            previous(kind, value, tb)
+
+    sys.excepthook = hook
+
+
+def _run(
+    bot: Bot,
+    address: str,
+    *,
+    token: str,
+    capacity: int,
+    retry_for: float,
+    tls_ca: bytes | None,
+) -> None:
+    check_address(address)
     delay = 0.1
     give_up = time.monotonic() + retry_for
     reconnect_token = ""
+    said = ""  # the last retry line: the same failure again is not said again
     while True:
         session = Session(bot, address, token, capacity, tls_ca, reconnect_token)
         try:
@@ -250,15 +315,40 @@ def run(
             cut = bool(session.entrant) and code is grpc.StatusCode.RESOURCE_EXHAUSTED
             if code in FATAL and not cut:
                 raise BotRejected(f"{code.name}: {exc.details()}") from None
-            _log(f"connection to {address} failed ({code.name if code else exc}); retrying")
+            line = (
+                f"connection to {address} failed ({code.name if code else exc}); "
+                f"retrying for up to {retry_for:g} s"
+            )
+            if line != said:
+                _log(line)
+                said = line
         reconnect_token = session.reconnect_token
         if session.entrant:  # it was welcomed: the retry window starts from this drop
             give_up = time.monotonic() + retry_for
             delay = 0.1
+            said = ""
         if time.monotonic() > give_up:
             raise ConnectionError(f"cannot reach the referee at {address} for {retry_for:g} s")
         time.sleep(delay)
         delay = min(delay * 2, 2.0)
+
+
+def check_address(address: str) -> None:
+    """Fail at once, in one line, on a referee address that cannot work: not HOST:PORT,
+    or a host name that does not resolve (retrying would not help). A gRPC target URI
+    (``dns:///...``, ``unix:...``, ``ipv4:...``) is left to gRPC."""
+    if "://" in address or address.startswith(("unix:", "unix-abstract:", "ipv4:", "ipv6:")):
+        return
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ConnectionError(f"the referee's address must be HOST:PORT, got {address!r}")
+    try:
+        socket.getaddrinfo(host.strip("[]"), int(port), type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        why = getattr(exc, "strerror", None) or str(exc)
+        raise ConnectionError(
+            f"cannot find the referee's host {host!r} ({address}): {why}"
+        ) from None
 
 
 def read_ca(path: str | os.PathLike[str] | None) -> bytes | None:
@@ -295,7 +385,13 @@ def stop_with_parent(poll: float = 0.5) -> None:
 
 def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) -> None:
     """Command line for a bot program: ``--connect HOST:PORT [--token T] [--seed S]``."""
-    parser = argparse.ArgumentParser(description="Run a Truf bot against an arena referee.")
+    if bot_class is None:
+        about = "Run a bot of any game (truf, truco, ruff: --game) against an arena referee."
+    else:
+        name = getattr(bot_class, "name", bot_class.__name__)
+        plays = ", ".join(declared_games(bot_class))
+        about = f"Run the {name} bot (it plays {plays}) against an arena referee."
+    parser = argparse.ArgumentParser(description=about)
     if bot_class is None:
         parser.add_argument(
             "bot", help="the bot: a bundled name or module:Class, then any :NAME=VALUE options"
@@ -308,10 +404,11 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     if bot_class is None:
         parser.add_argument(
             "--game",
-            default="truf",
-            help=f"the game whose bundled bot BOT names ({', '.join(CODECS)})",
+            help=f"the game to play ({', '.join(CODECS)}): BOT names its bundled bot, and a "
+            "module:Class must list it in its games (default: a bundled truf bot)",
         )
     args = parser.parse_args(argv)
+    from arena.botgames import check_plays
     from arena.loading import BotLoadError, instantiate, load_class, split_options
 
     try:
@@ -323,14 +420,17 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
             from bots import bundled_module, bundled_names
 
             base, options = split_options(spec)
-            module = base if ":" in base else bundled_module(base, args.game)
+            game = args.game or "truf"
+            module = base if ":" in base else bundled_module(base, game)
             if module is None:
                 raise BotLoadError(
-                    f"unknown {args.game} bot {spec!r}; bundled bots: "
-                    f"{', '.join(bundled_names(args.game))}, or give a Python class as module:Class"
+                    f"unknown {game} bot {spec!r}; bundled bots: "
+                    f"{', '.join(bundled_names(game))}, or give a Python class as module:Class"
                 )
             bot_class = load_class(module if ":" in module else f"{module}:Bot")
         bot = instantiate(bot_class, args.seed, spec, options)
+        if getattr(args, "game", None):  # as in-process play checks it (arena.botgames)
+            check_plays(bot, args.game, spec)
     except BotLoadError as exc:
         _log(f"error: {exc}")
         raise SystemExit(1) from None

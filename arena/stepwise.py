@@ -12,6 +12,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from arena.errors import AnswerIndexError
+
 Decide = Callable[[Any, Sequence[Any]], Any]  # (view, legal) -> an action or its index
 
 
@@ -30,7 +32,7 @@ class Stepwise(Protocol):
 def by_index(legal: Sequence[Any], index: int) -> Any:
     """The legal action an index answer names (a bot may answer with its index)."""
     if not 0 <= index < len(legal):
-        raise IndexError(f"index {index} outside the {len(legal)} legal actions")
+        raise AnswerIndexError(f"index {index} outside the {len(legal)} legal actions")
     return legal[index]
 
 

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, cast
 
 from arena.bot import Bot, call_hook, has_hook
-from arena.errors import RuleError
+from arena.errors import AnswerIndexError, RuleError
 from arena.faults import FaultBook, FaultKind
 from arena.games import REGISTRY, DuplicateGame, Game, Match
 from arena.partners import rotate_partners
+from arena.places import places
 from arena.results import ResultsWriter
 from arena.scheduler import Round, Table, schedule
 from arena.seeding import block_key, match_key, schedule_seed
@@ -82,7 +83,12 @@ def finish_match(
     deals: list[dict[str, Any]],
     book: FaultBook,
 ) -> dict[str, Any]:
-    """The matches.jsonl line for a finished match."""
+    """The matches.jsonl line for a finished match: ``ranks`` are the places
+    (``arena.places``: a disqualified or forfeiting seat below every other), ``raw_ranks``
+    the game's own order by total."""
+    summary = book.summary()
+    raw = list(ranks)
+    out = [d or f for d, f in zip(book.disqualified, book.forfeit, strict=True)]
     return {
         "schema": 1,
         "game": game.name,
@@ -93,10 +99,11 @@ def finish_match(
         "seats": list(names),
         "teams": [list(t) for t in teams],
         "totals": list(totals),
-        "ranks": list(ranks),
+        "ranks": places(raw, out, teams),
+        "raw_ranks": raw,
         **ctx.labels(),
         **game.match_stats(deals),
-        **book.summary(),
+        **summary,
         "deal_points": deal_points(deals, len(names)),
     }
 
@@ -111,6 +118,34 @@ def deal_points(deals: Sequence[Mapping[str, Any]], seats: int) -> list[list[int
         out.append([totals[s] - before[s] for s in range(seats)])
         before = list(totals)
     return out
+
+
+def fault_kind(game: Game, exc: Exception) -> FaultKind:
+    """The kind of an in-process bot's fault, as the same bot's answer over gRPC would be
+    judged (the SDK reports act()'s exceptions as ``Answer.failure`` and sends an answer
+    without a choice for a value that is no action): an exception from the bot's own code
+    is a ``crash``; an index outside the legal list, or an action the rules refuse, is
+    ``illegal``; a returned value that is no action of the game at all is ``unparseable``."""
+    if isinstance(exc, AnswerIndexError):
+        return FaultKind.ILLEGAL
+    if not isinstance(exc, RuleError):
+        return FaultKind.CRASH
+    return FaultKind.ILLEGAL if is_action(game.name, exc.action) else FaultKind.UNPARSEABLE
+
+
+def is_action(game: str, value: object) -> bool:
+    """Whether ``value`` is an action of ``game`` as its wire codec can send it (an index
+    is one too). Only asked on a fault's path: the codec (protobuf) loads then."""
+    if type(value) is int:
+        return True
+    from arena._proto.truf.arena.v1 import arena_pb2 as pb
+    from arena.wire.codecs import NOT_AN_ACTION, codec_for
+
+    try:
+        codec_for(game).fill_answer(pb.Answer(), value)
+    except NOT_AN_ACTION:
+        return False
+    return True
 
 
 def play_match(
@@ -132,9 +167,13 @@ def play_match(
     acts: list[Any] = [bot.act for bot in bots]
 
     def on_fault(seat: int, exc: Exception) -> None:
-        kind = FaultKind.ILLEGAL if isinstance(exc, RuleError | IndexError) else FaultKind.CRASH
-        detail = exc.detail if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
-        faults.append(book.record(seat, kind, detail, deal=len(deals) + 1))
+        # Called before the fallback is played: the match still stands at the decision.
+        kind = fault_kind(game, exc)
+        name = "IndexError" if isinstance(exc, AnswerIndexError) else type(exc).__name__
+        detail = exc.detail if isinstance(exc, RuleError) else f"{name}: {exc}"
+        played = str(match.fallback_action(seat))
+        deal, decision = len(deals) + 1, match.decision_number()
+        faults.append(book.record(seat, kind, detail, deal, decision=decision, played=played))
         if on_bot_error is not None:
             on_bot_error(names[seat], exc)
         if book.disqualified[seat]:

@@ -14,6 +14,7 @@ modes (memory keyed by match and seat, bounded).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 
 from arena.cards import SUIT_MASKS, VALUES
@@ -109,8 +110,11 @@ class Bot(Planner):
         if seen is None:
             # Keep memory bounded: forget the match that started longest ago (finished by
             # now: far fewer than 64 tables play at once), never a live one.
+            # Tables decide on threads of their own over gRPC (arena.sdk): another table's
+            # thread may forget the same match first, or mid-way.
             while len(self._bids_seen) >= 64:
-                del self._bids_seen[next(iter(self._bids_seen))]
+                with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+                    del self._bids_seen[next(iter(self._bids_seen))]
             seen = self._bids_seen[key] = {}
         if view.deal not in seen and view.bids is not None:
             seen[view.deal] = tuple(

@@ -106,7 +106,8 @@ class Recorder(threading.Thread):
 # can be made; a short deadline for the late answer, and strikes enough to play on.
 MISTAKES = ("a card during the bidding", "a card that does not follow suit",
             "an index outside the legal list", "a card code that does not exist",
-            "a request id it was never sent", "an answer after the deadline")  # fmt: skip
+            "a request id it was never sent", "a failure of its own (its code raised)",
+            "an answer after the deadline")  # fmt: skip
 REJECTIONS_TIMEOUT = 5.0  # seconds per decision, as in the transcript (a loaded machine is slow)
 LATE_BY = 0.5  # seconds past the deadline
 
@@ -140,6 +141,8 @@ class Mistaken(Recorder):
             msg.answer.truf.play.card = "1D"
         elif mistake == "a request id it was never sent":
             msg.answer.request_id = request.request_id + 1000
+        elif mistake == "a failure of its own (its code raised)":
+            msg.answer.failure.reason = "ZeroDivisionError: division by zero"
         elif mistake == "an answer after the deadline":
             time.sleep(REJECTIONS_TIMEOUT + LATE_BY)
         else:

@@ -24,3 +24,16 @@ class Broken(BaseBot):
         if leading and trumps and not view.trump_broken and len(trumps) < len(view.hand):
             return Play(trumps[0])
         return 0
+
+
+class Crashes(BaseBot):
+    """Plays the first legal action, except that act() raises at the mode choice and when
+    it leads: a bot whose own code fails on two checks (issue 25)."""
+
+    name = "crashes"
+    version = "0.1"
+
+    def act(self, view: SeatView, legal: Sequence[Action]) -> Action | int:
+        if view.phase == "mode" or (view.phase == "play" and not view.trick and view.tricks):
+            raise RuntimeError("the author's bug")
+        return 0

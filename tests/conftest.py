@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
 
 MissingTool = Callable[[str, str], NoReturn]
+JS_DIR = Path(__file__).resolve().parents[1] / "bots" / "js"
+NPM_TIMEOUT = 300.0
 
 
 def _missing_tool(what: str, install: str) -> NoReturn:
@@ -24,6 +29,35 @@ def _missing_tool(what: str, install: str) -> NoReturn:
 def missing_tool() -> MissingTool:
     """``missing_tool(what, install)``: call it where a needed tool is absent."""
     return _missing_tool
+
+
+@pytest.fixture(scope="session")
+def js_node_modules(missing_tool: MissingTool) -> Path:
+    """``bots/js/node_modules``, installed from the committed package-lock.json (``npm ci``)
+    when missing. Every test that runs the JavaScript bot asks for it, so none runs or
+    skips depending on which tests ran before it; without node or npm each skips (and
+    fails under CI, as ``missing_tool`` does)."""
+    install = (
+        "Node.js >= 20 with npm (e.g. apt-get install nodejs npm), then npm ci --prefix bots/js"
+    )
+    if shutil.which("node") is None:
+        missing_tool("node is not on PATH: the JavaScript bot needs Node.js >= 20", install)
+    modules = JS_DIR / "node_modules"
+    if (
+        not (modules / "@grpc" / "grpc-js").is_dir()
+        or not (modules / "@grpc" / "proto-loader").is_dir()
+    ):
+        npm = shutil.which("npm")
+        if npm is None:
+            missing_tool(
+                "node is on PATH but npm is not: cannot install bots/js/node_modules", install
+            )
+        done = subprocess.run(
+            [npm, "ci", "--prefix", str(JS_DIR)], capture_output=True, text=True,
+            timeout=NPM_TIMEOUT, check=False,
+        )  # fmt: skip
+        assert done.returncode == 0, f"npm ci --prefix bots/js failed:\n{done.stdout}{done.stderr}"
+    return modules
 
 
 @pytest.fixture

@@ -58,7 +58,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from rules_oracle import COMMON_MATCH_FIELDS, load_jsonl, match_fault_findings, read_faults
+from rules_oracle import (
+    COMMON_MATCH_FIELDS,
+    load_jsonl,
+    match_fault_findings,
+    place_findings,
+    read_faults,
+)
 
 __all__ = [
     "audit",
@@ -412,13 +418,8 @@ class _Audit:
         ranks = t.per_seat(side_ranks(scores))
         if sorted(ranks).count(1) > (2 if form == "double" else 1):
             self.cover["shared first rank"] += 1
-        if m.get("ranks") != ranks:
-            self.add(
-                mid,
-                None,
-                "ranks F10",
-                f"ranks {m.get('ranks')!r}, expected {ranks} (final scores {scores})",
-            )
+        for finding in place_findings(m, ranks):  # F10, then the places (results.md)
+            self.add(mid, None, "ranks F10", f"{finding} (final scores {scores})")
         totals = t.per_seat(scores)
         if m.get("totals") != totals:
             self.add(mid, None, "match totals F9", f"totals {m.get('totals')!r}, expected {totals}")
@@ -581,6 +582,24 @@ class _Audit:
             err("format", f"actions {actions!r}")
             raise Stop
         steps = iter(enumerate(actions, 1))
+        located = {  # results.md, fault records: a fault's decision is its place in actions
+            f["decision"]: f
+            for f in (r.get("faults") if isinstance(r.get("faults"), list) else [])
+            if isinstance(f, dict) and is_int(f.get("decision"))
+        }
+
+        def fallback(k: int, seat: int, want: str) -> None:
+            """A fault located at action ``k``: the action logged there is the one it names,
+            and the documented fallback (rules.md, Ruff house choice 4)."""
+            fault = located.get(k)
+            if fault is None:
+                return
+            self.cover["fault located"] += 1
+            text = actions[k - 1][1]
+            if fault.get("seat") != seat or fault.get("played") != text:
+                err("fault location", f"action {k}: {actions[k - 1]!r}, the fault {fault!r}")
+            elif text != want:
+                err("fallback", f"action {k}: seat {seat}'s fallback {text!r}, documented {want!r}")
 
         def take(seat: int, word: str, ruling: str, what: str) -> tuple[int, list[str]]:
             """The next action, which must be ``seat``'s and a ``word`` (raises Stop)."""
@@ -613,6 +632,7 @@ class _Audit:
         for i in range(n):
             seat = (eldest + i) % n
             k, args = take(seat, "announce", "F4", "announce")
+            fallback(k, seat, f"announce {ruffs[seat]}")  # its true ruff
             if len(args) != 1 or not args[0].isdigit():
                 err("announce F4", f"action {k}: 'announce {' '.join(args)}' is not a number")
                 raise Stop
@@ -683,6 +703,9 @@ class _Audit:
             taken = head[:TAKEN]  # F5: the top four, the turned card among them
             pool = dealt[rubber] + taken
             k, args = take(rubber, "discard", "F5", "discard (it rubs)")
+            # its four cards of least rank outside trump, then its least trumps (ties S, H, D, C)
+            least = sorted(pool, key=lambda c: (c[1] == trump, rank(c), card_order(c)))[:TAKEN]
+            fallback(k, rubber, "discard " + " ".join(sorted(least, key=card_order)))
             cards = [canon(c) for c in args]
             if len(cards) != TAKEN or len(set(cards)) != TAKEN or None in cards:
                 err("discard F5", f"action {k}: seat {rubber} discards {args}, not four cards")
@@ -727,6 +750,10 @@ class _Audit:
                 for i in range(n):
                     seat = (leader + i) % n
                     k, args = take(seat, "play", "F7", f"play to trick {trick_no}")
+                    led_now = played[0][1][1] if played else None
+                    can = [c for c in holding[seat] if c[1] == led_now] or holding[seat]
+                    low = min(can, key=lambda c: (rank(c), card_order(c)))  # lowest legal card
+                    fallback(k, seat, f"play {low}")
                     card = canon(args[0]) if len(args) == 1 else None
                     if card is None or card not in holding[seat]:
                         err(

@@ -249,6 +249,7 @@ COMMON_MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {  # results.md: every
     "teams": list,
     "totals": list,
     "ranks": list,
+    "raw_ranks": list,
     "deals": int,
     "faults": dict,
     "disqualified": list,
@@ -260,7 +261,8 @@ MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {
     "variant": str,
     "exact": list,
 }
-FAULT_KEYS = {"seat", "kind", "detail", "deal", "strikes", "disqualified"}
+FAULT_KEYS = {"seat", "kind", "detail", "deal", "decision", "request", "played", "strikes",
+              "disqualified"}  # fmt: skip
 
 
 def read_faults(
@@ -291,6 +293,35 @@ def read_faults(
             disqualified += 1
             dq[seat] = True
     return findings, read, disqualified
+
+
+def place_findings(m: dict[str, Any], raw: list[int]) -> list[str]:
+    """A match line's ``raw_ranks`` against the game's own order ``raw`` (computed by the
+    oracle), and its ``ranks`` against the places of docs/results.md ("Places"): every
+    disqualified or forfeiting seat below every other; a place is 1 + the sides strictly
+    ahead, a side being one team's seats that did not offend, or those that did.
+    Written from the doc, not from arena.places."""
+    findings: list[str] = []
+    if m.get("raw_ranks") != raw:
+        findings.append(f"raw_ranks {m.get('raw_ranks')!r}, expected {raw}")
+    teams, n = m.get("teams"), len(raw)
+    dq, ff = m.get("disqualified"), m.get("forfeit")
+    if not (isinstance(teams, list) and isinstance(dq, list) and isinstance(ff, list)):
+        return [*findings, "teams, disqualified or forfeit missing: no places to check"]
+    if len(dq) != n or len(ff) != n:
+        return [*findings, f"disqualified {dq!r} / forfeit {ff!r} for {n} seats"]
+    sides: dict[tuple[int, bool], tuple[bool, int]] = {}
+    for t, team in enumerate(teams):
+        for s in team:
+            off = bool(dq[s] or ff[s])
+            sides[t, off] = min(sides.get((t, off), (off, raw[s])), (off, raw[s]))
+    want = []
+    for s in range(n):
+        mine = (bool(dq[s] or ff[s]), raw[s])
+        want.append(1 + sum(1 for other in sides.values() if other < mine))
+    if m.get("ranks") != want:
+        findings.append(f"ranks {m.get('ranks')!r}, the places are {want} (raw {raw})")
+    return findings
 
 
 def match_fault_findings(
@@ -516,6 +547,29 @@ class _Audit:
             trumps = [d.suit for d in decls]  # T3: NO TRUF winner: no trump
             if any(decls[s].kind == "notruf" for s in highs):
                 self.coverage["NO TRUF wins"] += 1
+        located = {
+            f["decision"]: f
+            for f in (r.get("faults") if isinstance(r.get("faults"), list) else [])
+            if isinstance(f, dict) and isinstance(f.get("decision"), int)
+        }  # results.md, fault records: each names its decision and the action played
+        for s in range(4):  # the bids are decisions 1..4, seats 0..3
+            fault = located.get(s + 1)
+            if fault is None:
+                continue
+            self.coverage["fault located"] += 1
+            # rules.md house choice 6: the lowest card of the hand; in target, declared single
+            low = min(hands[s], key=hand_sort_key)
+            if variant == "classic":
+                logged, want = f"bid {bids[s]}", f"bid {low}"
+            else:
+                b = bids[s] if isinstance(bids[s], dict) else {}
+                cards = b.get("cards") if isinstance(b.get("cards"), list) else []
+                logged = f"declare {'+'.join(map(str, cards))} {b.get('op')}"
+                want = f"declare {low} single"
+            if fault.get("seat") != s or fault.get("played") != logged:
+                err("fault location", f"seat {s} bid {bids[s]!r}, the fault says {fault!r}")
+            elif logged != want:
+                err("fallback", f"seat {s}'s fallback bid {logged!r}, documented {want!r}")
         total = sum(vals)
         if r.get("bid_total") != total:
             err("bid_total", f"logged {r.get('bid_total')!r}, computed {total}")
@@ -539,6 +593,13 @@ class _Audit:
             if chosen is not True:
                 err("mode_chosen C5/T4", f"total 13 but mode_chosen {chosen!r}")
             mode = "atas" if logged_mode == "atas" else "bawah"
+            fault = located.get(5)  # the mode choice is decision 5
+            if fault is not None:
+                self.coverage["fault located"] += 1
+                if fault.get("seat") != logged_high or fault.get("played") != f"mode {mode}":
+                    err("fault location", f"the mode choice was {mode}, the fault says {fault!r}")
+                elif mode != "atas":  # rules.md house choice 6: atas
+                    err("fallback", f"the mode choice's fallback is atas, not {mode}")
         else:
             mode = "atas" if total > 13 else "bawah"
             if logged_mode != mode:
@@ -588,6 +649,15 @@ class _Audit:
                     err("card", f"trick {ti}: bad card {entry!r}")
                     return None
                 hand = remaining[seat]
+                decision = 4 + (total == 13) + 4 * (ti - 1) + pi + 1
+                fault = located.get(decision)
+                if fault is not None:
+                    want = self.fallback_card(variant, hand, trump, broken, led if pi else None)
+                    self.coverage["fault located"] += 1
+                    if fault.get("seat") != seat or fault.get("played") != f"play {card}":
+                        err("fault location", f"trick {ti}: {entry!r}, the fault says {fault!r}")
+                    elif want != card:
+                        err("fallback", f"trick {ti}: seat {seat}'s fallback {card}, not {want}")
                 if card not in hand:
                     err(
                         "card in hand",
@@ -656,6 +726,20 @@ class _Audit:
                 f"logged {r.get('totals')!r}, previous {base} + scores {logged!r} = {totals}",
             )
         return won, final_bids
+
+    @staticmethod
+    def fallback_card(
+        variant: str, hand: set[Card], trump: str | None, broken: bool, led: str | None
+    ) -> Card | None:
+        """rules.md house choice 6: the first legal card by suit S, H, D, C then rank: of
+        the led suit when the seat holds it (C9), else any; leading in classic, no trump
+        before trump is broken unless only trumps are held (C10)."""
+        legal = set(hand)
+        if led is not None and any(c[1] == led for c in hand):
+            legal = {c for c in hand if c[1] == led}
+        elif led is None and variant == "classic" and trump is not None and not broken:
+            legal = {c for c in hand if c[1] != trump} or legal
+        return min(legal, key=hand_sort_key) if legal else None
 
     def classic_scores(
         self, scoring: object, mode: str, final_bids: list[int], won: list[int]
@@ -839,13 +923,9 @@ class _Audit:
                     self.error(
                         mid, None, "match totals", f"{totals!r} != the sum of deal scores {summed}"
                     )
-        if is_ints(totals) and m.get("ranks") != ranks_of(totals):
-            self.error(
-                mid,
-                None,
-                "ranks C14/T7",
-                f"ranks {m.get('ranks')!r}, expected {ranks_of(totals)} for totals {totals}",
-            )
+        if is_ints(totals):  # C14/T7 give the raw order; the places put offenders last
+            for finding in place_findings(m, ranks_of(totals)):
+                self.error(mid, None, "ranks C14/T7", f"{finding} for totals {totals}")
         if m.get("exact") != exact:
             self.error(mid, None, "exact", f"match exact {m.get('exact')!r}, computed {exact}")
         scores = [r.get("scores") for r in rs]  # the doc: deal_points are each deal's scores
@@ -853,7 +933,7 @@ class _Audit:
             self.error(mid, None, "deal_points", f"{m.get('deal_points')!r}, deals say {scores}")
         if m.get("teams") != [[0], [1], [2], [3]]:  # every seat is its own team
             self.error(mid, None, "teams", f"teams {m.get('teams')!r}")
-        for f in ("totals", "ranks", "exact"):
+        for f in ("totals", "ranks", "raw_ranks", "exact"):
             if not is_ints(m.get(f)):
                 self.doc(mid, None, "match nested types", f"{f} {m.get(f)!r}")
         for f in ("disqualified", "forfeit"):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import shutil
 import subprocess
 import sys
 import threading
@@ -176,7 +175,7 @@ def test_an_open_entrant_comes_back_with_its_reconnect_token_and_only_with_it(
         wb = b.recv().welcome
         assert (wa.entrant, wb.entrant) == ("echo", "echo#2")
         assert len(wa.reconnect_token) == 32 and wa.reconnect_token != wb.reconnect_token
-        h.call(h.referee.start)
+        h.call(h.referee.start)  # the names are final: echo#1 and echo#2, as in-process
         a.close()
         until(lambda: not h.call(lambda: h.referee.entrants[0].connected_now))
         cases = [
@@ -192,8 +191,8 @@ def test_an_open_entrant_comes_back_with_its_reconnect_token_and_only_with_it(
         again = RawStream(h.address, hello(name="echo", reconnect_token=wa.reconnect_token))
         back = again.recv().welcome
         again.close()
-        assert (back.entrant, back.reconnect_token) == ("echo", wa.reconnect_token)
-        assert h.call(lambda: [e.name for e in h.referee.entrants]) == ["echo", "echo#2"]
+        assert (back.entrant, back.reconnect_token) == ("echo#1", wa.reconnect_token)
+        assert h.call(lambda: [e.name for e in h.referee.entrants]) == ["echo#1", "echo#2"]
     finally:
         a.close()
         b.close()
@@ -563,10 +562,10 @@ def test_issued_tokens_are_safe_on_a_command_line() -> None:
             assert token[0] != "-" and token.isalnum() and len(token) == 32, token
 
 
-def bot_program(kind: str, address: str, *args: str) -> list[str]:
+def bot_program(request: pytest.FixtureRequest, kind: str, address: str, *args: str) -> list[str]:
     if kind == "node":
-        if shutil.which("node") is None or not (ROOT / "bots/js/node_modules/@grpc").is_dir():
-            pytest.skip("node or bots/js/node_modules is missing (see tests/test_node_bot.py)")
+        # node_modules installed if missing (conftest): the same outcome in any test order.
+        request.getfixturevalue("js_node_modules")
         return ["node", str(ROOT / "bots" / "js" / "bot.js"), "--connect", address, *args]
     return [sys.executable, "-m", "bots.random", "--connect", address, *args]
 
@@ -592,11 +591,12 @@ def test_a_bundled_bot_takes_an_issued_token(
     host: Callable[..., Hosted],  # noqa: F811
     kind: str,
     tmp_path: Path,
+    request: pytest.FixtureRequest,
 ) -> None:
     tokens = issue_tokens(1)
     h = host(tokens=tokens)
     (token,) = tokens
-    proc = launch(bot_program(kind, h.address, "--token", token), tmp_path / "bot.log")
+    proc = launch(bot_program(request, kind, h.address, "--token", token), tmp_path / "bot.log")
     h.run(wait_for_entrants(h.referee, 1, [], 30))
     assert "connected" in finish(h, proc, tmp_path / "bot.log")
 
@@ -606,9 +606,10 @@ def test_a_bundled_bot_comes_back_to_an_open_tournament_with_its_reconnect_token
     host: Callable[..., Hosted],  # noqa: F811
     kind: str,
     tmp_path: Path,
+    request: pytest.FixtureRequest,
 ) -> None:
     h = host(open_seats=1)
-    proc = launch(bot_program(kind, h.address), tmp_path / "bot.log")
+    proc = launch(bot_program(request, kind, h.address), tmp_path / "bot.log")
     h.run(wait_for_entrants(h.referee, 1, [], 30))
     h.call(h.referee.start)
     (entrant,) = h.referee.entrants

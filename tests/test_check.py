@@ -100,3 +100,14 @@ def test_a_bot_keyed_by_table_id_sees_each_table_as_one_table() -> None:
     # Unrelated positions, so a table each; the results come from a finished table.
     assert len({r["table_id"] for r in requests}) == len(requests)
     assert {r["kind"] for r in records} == {"decision_request", "deal_result", "match_result"}
+
+
+def test_a_check_on_which_the_bot_crashed_fails() -> None:
+    """Issue 25: the SDK says the bot failed instead of answering for it, and the check
+    counts the crash as a failed check."""
+    code, out, log = check(["arena.sdk", "checkbots:Crashes"])
+    assert code == 1, out
+    assert "✗ a total of exactly 13" in out and "the bot failed" in out
+    assert "RuntimeError: the author's bug" in out
+    assert "all 9 checks passed" not in out and "checks failed" in out
+    assert "REASON_BOT_FAILED" in log and "Traceback" in log

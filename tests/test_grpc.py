@@ -351,7 +351,8 @@ def test_serve_runs_a_tournament_for_external_bot_processes(tmp_path: Path) -> N
                 health_pb2.HealthCheckRequest(service=ARENA_SERVICE), timeout=10
             )
             assert reply.status == health_pb2.HealthCheckResponse.SERVING
-        # Both ways of running a bundled bot; two randoms become random and random#2.
+        # Both ways of running a bundled bot; two randoms become random#1 and random#2, as
+        # in-process (they came as random and random#2: the names are final at the start).
         s.bot(arena_cmd("bot", "random", "--connect", s.address))
         s.bot(arena_cmd("bot", "greedy", "--connect", s.address, "--capacity", "2"))
         s.bot([sys.executable, "-m", "bots.random", "--connect", s.address, "--seed", "9"])
@@ -359,10 +360,13 @@ def test_serve_runs_a_tournament_for_external_bot_processes(tmp_path: Path) -> N
         text = s.finish()
     out, bot_logs = s.out, s.bot_logs
     assert "Leaderboard · 1 matches" in text and "Traceback" not in text, text
+    # Who has joined, as each bot comes: its seat's name (provisional until the start).
+    joined = [line for line in text.splitlines() if line.startswith("joined: ")]
+    assert [line.rsplit("· ", 1)[1] for line in joined] == [f"{n} of 4" for n in range(1, 5)]
     for log in bot_logs:
         assert "tournament over" in log.read_text(), log.read_text()
     check_results_dir(out, matches=1, deals=1)
-    names = ["greedy", "random", "random#2", "tracker"]
+    names = ["greedy", "random#1", "random#2", "tracker"]
     (match,) = read_jsonl(out / "matches.jsonl")
     assert sorted(match["seats"]) == names
     config = json.loads((out / "tournament.json").read_text())

@@ -79,20 +79,23 @@ def oracle(rules: TrufRules, bots: Sequence[Chaos], match_id: str, seed: str,
             if book.disqualified[seat]:
                 m.apply(seat, legal[0])
                 continue
+            # issue 25: the bot's own exception is a crash, an index outside the list or an
+            # action the rules refuse is illegal, a value that is no action unparseable
+            kind = FaultKind.CRASH
             try:
                 choice = bots[seat].act(m.view(seat), legal)
+                kind = FaultKind.UNPARSEABLE if isinstance(choice, str) else FaultKind.ILLEGAL
                 if type(choice) is int:
                     if not 0 <= choice < len(legal):
                         raise IndexError(f"index {choice} outside the {len(legal)} legal actions")
                     choice = legal[choice]
                 m.apply(seat, choice)
             except Exception as exc:
-                illegal = isinstance(exc, RuleError | IndexError)
-                kind = FaultKind.ILLEGAL if illegal else FaultKind.CRASH
                 detail = (
                     exc.detail if isinstance(exc, RuleError) else f"{type(exc).__name__}: {exc}"
                 )
-                faults.append(book.record(seat, kind, detail, deal=len(deals) + 1))
+                where = {"decision": m.decision_number(), "played": str(m.fallback_action(seat))}
+                faults.append(book.record(seat, kind, detail, deal=len(deals) + 1, **where))
                 m.apply(seat, m.fallback_action(seat))
         for rec in m.finished:
             rec["faults"], faults = faults, []
@@ -124,7 +127,7 @@ def test_run_plays_exactly_as_the_step_by_step_referee(variant: str, seed: int, 
 
     def on_fault(seat: int, exc: Exception) -> None:
         kind = FaultKind.ILLEGAL if isinstance(exc, RuleError | IndexError) else FaultKind.CRASH
-        book.record(seat, kind, str(exc), deal=1)
+        book.record(seat, kind, str(exc), deal=1, decision=m.decision_number(), played="")
         if book.disqualified[seat]:
             acts[seat] = None
 
@@ -178,8 +181,10 @@ def test_each_kind_of_bad_answer_is_a_fault_that_names_its_cause() -> None:
         (ValueError("boom"), "crash", "ValueError: boom"),
         (99, "illegal", "index 99 outside"),
         (ChooseMode(Mode.BAWAH), "illegal", "the play phase takes a card"),
-        ("nonsense", "illegal", "the play phase takes a card"),
-        (Play(52), "illegal", "is not a card"),
+        # issue 25: what is no action at all is unparseable, as the SDK's answer over gRPC
+        # (no choice) is judged
+        ("nonsense", "unparseable", "the play phase takes a card"),
+        (Play(52), "unparseable", "is not a card"),
     ]
     for answer, kind, words in cases:
         bots = [Once(answer), Once(0), Once(0), Once(0)]

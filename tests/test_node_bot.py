@@ -17,9 +17,8 @@ import shutil
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import pytest
 
@@ -32,7 +31,6 @@ from arena.truf.state import DealSpec, TrufMatch
 ROOT = Path(__file__).resolve().parents[1]
 JS_DIR = ROOT / "bots" / "js"
 TIMEOUT = 180.0  # seconds any one subprocess may take before it is killed
-NPM_TIMEOUT = 300.0
 
 
 def run(cmd: list[str], cwd: Path, timeout: float = TIMEOUT) -> tuple[int, str]:
@@ -66,20 +64,8 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def node_modules(missing_tool: Callable[[str, str], NoReturn]) -> None:
-    """The js bot's dependencies, installed from the committed package-lock.json if missing."""
-    if shutil.which("node") is None:
-        missing_tool(
-            "node is not on PATH: the JavaScript bot needs Node.js >= 20",
-            "Node.js >= 20 with npm (e.g. apt-get install nodejs npm), then "
-            "npm ci --prefix bots/js, as .ci/run does",
-        )
-    if (JS_DIR / "node_modules" / "@grpc" / "grpc-js").is_dir():
-        return
-    npm = shutil.which("npm")
-    assert npm is not None, "node is on PATH but npm is not: cannot install bots/js/node_modules"
-    code, text = run([npm, "ci", "--prefix", str(JS_DIR)], ROOT, timeout=NPM_TIMEOUT)
-    assert code == 0, f"npm ci --prefix bots/js failed:\n{text}"
+def node_modules(js_node_modules: Path) -> None:
+    """The js bot's dependencies (conftest's ``js_node_modules``: installed if missing)."""
 
 
 @pytest.fixture(scope="module", params=["classic", "target"])

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from arena.places import record_places
 from arena.ratings import (
     DEFAULT_PARAMS,
     PointScale,
@@ -128,12 +129,19 @@ def test_ties_among_clean_seats_stay_shared() -> None:
 
 
 @pytest.mark.parametrize("out", ["disqualified", "forfeit"])
-def test_a_team_with_a_disqualified_or_forfeiting_partner_ranks_below_every_clean_team(
+def test_an_offenders_partner_keeps_its_teams_place_and_only_the_offender_is_rated(
     out: str,
 ) -> None:
+    # issue 25: the offence punishes the offender (placed last), never its partner
     rec = record(["a", "b", "c", "d"], [20, 0, 20, 0], teams=[[0, 2], [1, 3]], ranks=[1, 3, 1, 3])
     rec[out] = [False, False, True, False]
-    assert rating_ranks(rec) == [2, 1]
+    assert record_places(rec) == [1, 2, 3, 2]
+    assert rating_ranks(rec) == [1, 2]
+    ratings = Ratings()
+    ratings.rate_match(rec)
+    assert ratings.rating("c").mu < PRIOR.mu
+    for name in "abd":  # not rated for the others: neither the partner nor the opponents
+        assert ratings.rating(name) == Rating(PRIOR.mu, PRIOR.sigma)
 
 
 def test_a_forfeiting_seat_ranks_last_for_rating_like_a_disqualified_one() -> None:

@@ -131,11 +131,8 @@ def test_the_cpp_recipe_builds_a_bot_that_passes_arena_check(
     assert "playing as mybot" in said and "tournament over" in said
 
 
-def test_the_js_loop_passes_arena_check(author_dir: Path, missing_tool: MissingTool) -> None:
-    modules = ROOT / "bots" / "js" / "node_modules"
-    need(missing_tool, ["node"], install=["nodejs"])
-    if not (modules / "@grpc" / "proto-loader").is_dir():  # .ci/run installs them
-        missing_tool("needs the JavaScript packages", "npm ci --prefix bots/js")
+def test_the_js_loop_passes_arena_check(author_dir: Path, js_node_modules: Path) -> None:
+    modules = js_node_modules  # installed if missing (conftest), whatever ran before
     source = recipe("js", "source")
     assert DEFAULT_ADDRESS in source
 

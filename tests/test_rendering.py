@@ -58,9 +58,68 @@ def test_the_leaderboard_fits_the_terminal_with_names_whole_and_nothing_cut(widt
 def test_a_narrow_leaderboard_folds_faults_and_says_where_the_rest_is() -> None:
     text = render(leaderboard_table(rows_with_hostile_names()), 80)
     assert "faults" in text and "0/36/0/0/1" in text  # timeouts/illegal/disc./forfeits/DQ
-    assert "--format markdown" in text
+    # Where the rest is, in words that fit every command showing it (arena tournament has
+    # no --format).
+    assert "more columns in a wider terminal and in leaderboard.csv" in " ".join(text.split())
+    assert "--format" not in text
     wide = render(leaderboard_table(rows_with_hostile_names()), 160)
-    assert "timeouts" in wide and "illegal" in wide and "--format markdown" not in wide
+    assert "timeouts" in wide and "illegal" in wide and "leaderboard.csv" not in wide
+
+
+def rows_of(game: str, *, faults: bool) -> list:  # type: ignore[type-arg]
+    """A leaderboard of ``game`` from a small real run's matches, with or without a fault."""
+    from arena.games import make_game
+    from arena.tournament import MatchContext, play_match
+    from bots.random import Bot as Random
+
+    seats = make_game(game).table_size
+    names = [f"entrant{i}" for i in range(seats)]
+    records = []
+    for n in range(2):
+        bots = [Random(seed=n * 10 + i) for i in range(seats)]
+        out = play_match(make_game(game), bots, ctx=MatchContext(f"m{n}", seed=str(n)), names=names)
+        records.append(out.record)
+    if faults:
+        records[0]["faults"]["illegal"][1] = 2
+    return build_leaderboard(records, names, game=game)
+
+
+@pytest.mark.parametrize("game", ["truf", "truco", "ruff"])
+def test_at_80_columns_the_table_keeps_the_evidence_and_the_points_before_sigma(game: str) -> None:
+    text = render(leaderboard_table(rows_of(game, faults=False)), 80)
+    head = next(line for line in text.splitlines() if "μ−3σ" in line)
+    points = {"truf": "score/deal", "truco": "for/hand", "ruff": "points/deal"}[game]
+    assert "P(>next)" in head and points in head, head
+    assert "faults" not in head and "timeouts" not in head  # all zero: the first to go
+    assert "no faults" in " ".join(text.split())
+    assert " σ " not in head  # the rating's spread is the least needed
+    faulty = render(leaderboard_table(rows_of(game, faults=True)), 80)
+    head = next(line for line in faulty.splitlines() if "μ−3σ" in line)
+    assert "faults" in head and "P(>next)" in head and points in head, head
+    assert "0/2/0/0/0" in faulty
+
+
+def test_piped_output_follows_columns_when_it_is_set(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    arena = str(Path(sys.executable).with_name("arena"))
+    run = tmp_path / "r"
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    subprocess.run(
+        [arena, "tournament", "--in-process", "--rounds", "1", "--deals", "1", "--seed", "1",
+         "--results", str(run), "--quiet"], env=env, check=True, capture_output=True,
+        timeout=120,
+    )  # fmt: skip
+    for columns, widest in (("72", 72), (None, 160)):
+        env_now = env if columns is None else {**env, "COLUMNS": columns}
+        got = subprocess.run(
+            [arena, "leaderboard", str(run)], env=env_now, capture_output=True, text=True,
+            check=True, timeout=60,
+        )  # fmt: skip
+        width = max(len(line) for line in got.stdout.splitlines())
+        assert width <= widest and (columns is not None or width > 80), got.stdout
 
 
 def test_the_files_hold_every_column_whatever_the_terminal() -> None:

@@ -90,3 +90,23 @@ def test_a_duplicate_run_adds_exactly_the_documented_block_fields(tmp_path: Path
         assert set(record) == documented_fields("replays.jsonl") | extra
     for record in read_jsonl(tmp_path / "matches.jsonl"):
         assert set(record) == documented_fields("matches.jsonl") | extra
+
+
+def test_fault_records_have_exactly_the_documented_fields(tmp_path: Path) -> None:
+    """Issue 25: every fault record locates its decision and names the action played."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from integritybots import Pick, RaisesOnCalls, ReturnsNone
+
+    from arena.games import make_game
+    from arena.tournament import MatchContext, play_match
+
+    text = DOC.read_text(encoding="utf-8")
+    documented = table_fields(text.split("## Fault records", 1)[1].split("\n## ", 1)[0])
+    bots = [RaisesOnCalls(1), ReturnsNone(), Pick(2), Pick(3)]
+    out = play_match(make_game(), bots, ctx=MatchContext("m1", seed="5"), names=list("abcd"))
+    faults = [f for deal in out.deals for f in deal["faults"]]
+    assert {f["kind"] for f in faults} == {"crash", "unparseable"}
+    for fault in faults:
+        assert set(fault) == documented

@@ -27,6 +27,7 @@ from test_grpc import (
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import ruff_pb2 as rpb
+from arena.botgames import hello_games_hint
 from arena.games import make_game
 from arena.referee.host import wait_for_entrants
 from arena.referee.table import play_remote_match
@@ -189,10 +190,10 @@ def test_a_bot_that_does_not_list_ruff_is_refused_at_hello(
         err = refusal(ruff.address, ruff_hello("tok", "r", games))
         assert err.code() == grpc.StatusCode.FAILED_PRECONDITION, err.details()
         shown = ", ".join(games or ("truf",))
-        assert err.details() == f"this referee plays ruff; your Hello.games is [{shown}]"
+        assert err.details() == refused_for("ruff", shown)
     truco = host(tokens={"tok": "alice"}, game="truco")
     err = refusal(truco.address, ruff_hello("tok", "r"))
-    assert err.details() == "this referee plays truco; your Hello.games is [ruff]"
+    assert err.details() == refused_for("truco", "ruff")
     assert ruff.call(lambda: [e.conn for e in ruff.referee.entrants]) == [None]
     ok = Stream(ruff.address, ruff_hello("tok", "r", ("truf", "ruff")))
     try:
@@ -307,12 +308,17 @@ def test_arena_serve_hosts_ruff_and_refuses_a_bot_without_ruff_in_its_hello(
             err = refusal(s.address, ruff_hello("", "stranger", games))
             assert err.code() == grpc.StatusCode.FAILED_PRECONDITION, err.details()
             shown = ", ".join(games or ("truf",))
-            assert err.details() == f"this referee plays ruff; your Hello.games is [{shown}]"
+            assert err.details() == refused_for("ruff", shown)
         for name in ("random", "steady", "sharp", "random"):
             s.bot(arena_cmd("bot", name, "--game", "ruff", "--connect", s.address))
         s.finish()
     matches = read_jsonl(s.out / "matches.jsonl")
     assert [m["game"] for m in matches] == ["ruff"]
-    assert sorted(matches[0]["seats"]) == ["random", "random#2", "sharp", "steady"]
+    assert sorted(matches[0]["seats"]) == ["random#1", "random#2", "sharp", "steady"]
     code, text = run_arena(tmp_path, "verify", str(s.out))
     assert code == 0, text
+
+
+def refused_for(game: str, shown: str) -> str:
+    """The referee's refusal of a hello whose games (``shown``) lack its ``game``."""
+    return f"this referee plays {game}; your Hello.games is [{shown}]" + hello_games_hint(game)

@@ -42,15 +42,23 @@ def test_an_action_outside_the_list_goes_as_itself_for_the_referee_to_judge() ->
     assert ans.WhichOneof("choice") == "truf" and ans.truf.bid.card == foreign.card.code
 
 
-def test_what_is_not_an_action_goes_as_no_choice_and_a_raising_bot_as_index_0() -> None:
+def test_what_is_not_an_action_goes_as_no_choice_and_a_raising_bot_as_a_failure() -> None:
     req, _ = request()
     assert answer_for(Returns("garbage"), req).answer.WhichOneof("choice") is None
 
     def boom(view: Any, legal: Any) -> Any:
         raise RuntimeError("the author's bug")
 
+    # issue 25: the SDK never chooses for a bot that crashed; it says the bot failed
     ans = answer_for(Returns(boom), req).answer
-    assert (ans.WhichOneof("choice"), ans.index) == ("index", 0)
+    assert ans.WhichOneof("choice") == "failure"
+    assert ans.failure.reason == "RuntimeError: the author's bug"
+
+
+def test_a_negative_index_goes_as_one_outside_the_list() -> None:
+    req, _ = request()
+    ans = answer_for(Returns(-1), req).answer
+    assert ans.WhichOneof("choice") == "index" and ans.index == 2**32 - 1
 
 
 def test_a_result_hook_that_raises_is_shown_and_play_goes_on(
@@ -76,3 +84,9 @@ def test_a_result_hook_that_raises_is_shown_and_play_goes_on(
     assert len(out.deals) == 2 and not any(d["faults"] for d in out.deals)
     err = capsys.readouterr().err
     assert err.count("[broken] deal_over() raised:") == 8 and "the author's bug" in err
+
+
+def test_true_is_no_index_over_grpc_as_in_process() -> None:
+    """issue 25: the same answer is judged alike on both transports (unparseable)."""
+    req, _ = request()
+    assert answer_for(Returns(True), req).answer.WhichOneof("choice") is None

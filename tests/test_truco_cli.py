@@ -83,8 +83,8 @@ def test_a_truco_tournament_finishes_writes_its_files_and_replays_exactly(run_at
     assert len(hands) == sum(m["deals"] for m in matches)
     code, text = arena("verify", str(run_at))
     assert code == 0, text
-    assert f"ok: {len(hands)} deals in {len(matches)} matches replay exactly" in text
-    assert "dealt deals are the ones the run's secret deals" in text
+    assert f"ok: {len(hands)} hands in {len(matches)} matches replay exactly" in text
+    assert "dealt hands are the ones the run's secret deals" in text
 
 
 def test_the_leaderboard_has_truco_columns_and_no_truf_ones(run_at: Path) -> None:

@@ -20,6 +20,7 @@ from truco_rawbots import Caller, Cheater, Spy, truco_hello
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import BaseBot
+from arena.botgames import hello_games_hint
 from arena.games import make_game
 from arena.referee.host import bot_command, wait_for_entrants
 from arena.referee.table import play_remote_match
@@ -164,13 +165,13 @@ def test_a_bot_that_does_not_list_the_game_is_refused_at_hello(
         err = refusal(truco.address, truco_hello("tok", "t", games))
         assert err.code() == grpc.StatusCode.FAILED_PRECONDITION, err.details()
         shown = ", ".join(games or ("truf",))
-        assert err.details() == f"this referee plays truco; your Hello.games is [{shown}]"
+        assert err.details() == refused_for("truco", shown)
     err = refusal(truco.address, truco_hello("tok", "t", ("tr\nuco",)))
-    assert err.details() == "this referee plays truco; your Hello.games is ['tr\\nuco']"
+    assert err.details() == refused_for("truco", "'tr\\nuco'")
     truf = host(tokens={"tok": "alice"})
     err = refusal(truf.address, truco_hello("tok", "t", ("truco",)))
     assert err.code() == grpc.StatusCode.FAILED_PRECONDITION
-    assert err.details() == "this referee plays truf; your Hello.games is [truco]"
+    assert err.details() == refused_for("truf", "truco")
     assert truco.call(lambda: [e.conn for e in truco.referee.entrants]) == [None]
     ok = Stream(truco.address, truco_hello("tok", "t", ("truf", "truco")))
     try:
@@ -282,3 +283,8 @@ def test_the_sdk_launcher_refuses_an_unknown_bundled_bot_naming_the_games_bots()
     )  # fmt: skip
     assert proc.returncode == 1
     assert "unknown truco bot 'greedy'; bundled bots: random, basic, shrewd" in proc.stderr
+
+
+def refused_for(game: str, shown: str) -> str:
+    """The referee's refusal of a hello whose games (``shown``) lack its ``game``."""
+    return f"this referee plays {game}; your Hello.games is [{shown}]" + hello_games_hint(game)

@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 import rules_oracle
-from rules_oracle import COMMON_MATCH_FIELDS, Finding, load_jsonl, read_faults
+from rules_oracle import COMMON_MATCH_FIELDS, Finding, load_jsonl, place_findings, read_faults
 
 __all__ = ["Finding", "Illegal", "Play", "audit", "audit_run", "legal_at_each_action"]
 
@@ -168,6 +168,16 @@ def legal_at_each_action(record: dict[str, Any]) -> list[tuple[int, list[str]]]:
         for seat, text in p["actions"]:
             out.append((sim.asked()[0], sim.legal()))
             sim.apply(seat, text)
+    return out
+
+
+def fault_decisions(r: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """A hand line's faults by the decision they locate (results.md, fault records); a
+    fault without one (an older record) locates nothing."""
+    out = {}
+    for f in r.get("faults") or ():
+        if isinstance(f, dict) and is_int(f.get("decision")):
+            out[f["decision"]] = f
     return out
 
 
@@ -342,6 +352,21 @@ class Play:
         best, holder = self.best
         beats = score > best or (score == best and self.closer_to_mano(seat, holder))
         return [f"declare {score}", "son-buenas"] if beats else ["son-buenas"]
+
+    def fallback(self) -> str:
+        """The documented fallback of the asked seat now (docs/rules.md, Truco house choice
+        2): its weakest card on its turn (R1 order, ties by suit E, B, O, C), Quiero to a
+        Truco or Envido call, its true envido when that is a legal declaration, else son
+        buenas. Never a call, never al mazo."""
+        seat, kind = self.asked()
+        if kind == "turn":
+            suits = "EBOC"
+            card = min(self.remaining[seat], key=lambda c: (power(c), suits.index(c[-1])))
+            return f"play {card}"
+        if kind in ("truco", "envido"):
+            return "quiero"
+        legal = self.legal()
+        return legal[0] if legal[0].startswith("declare") else "son-buenas"
 
     @staticmethod
     def check_of(kind: str, text: str) -> str:
@@ -642,8 +667,8 @@ class _Audit(rules_oracle._Audit):
             )
             return
         ranks = [1] * n if winner == -1 else [1 if s % 2 == winner else 2 for s in range(n)]
-        if m.get("ranks") != ranks:  # R12
-            self.error(mid, None, "ranks R12", f"ranks {m.get('ranks')!r}, expected {ranks}")
+        for finding in place_findings(m, ranks):  # R12, then the places (results.md)
+            self.error(mid, None, "ranks R12", finding)
         last = hands[-1]
         if m.get("totals") != last.get("totals"):
             self.error(
@@ -769,9 +794,17 @@ class _Audit(rules_oracle._Audit):
             return None
         hand_dealt = {s: list(h) for s, h in enumerate(dealt)}
         total = [0, 0]
+        located = fault_decisions(r)
+        first = 1  # results.md: a fault's decision counts the plays' actions, in order
         for i, (order, p) in enumerate(zip(orders, plays, strict=True)):
-            pts = self.play(mid, dn, i + 1, order, p, hand_dealt, target, before, count, stats)
+            pts = self.play(mid, dn, i + 1, order, p, hand_dealt, target, before, count, stats,
+                            located=located, first=first)  # fmt: skip
             total = [total[0] + pts[0], total[1] + pts[1]]
+            actions = p.get("actions") if isinstance(p, dict) else None
+            first += len(actions) if isinstance(actions, list) else 0
+        for decision, fault in sorted(located.items()):
+            if decision >= first:
+                err("fault location", f"fault {fault!r} names decision {decision} of {first - 1}")
 
         # ---- points, scores, totals (R11)
         if r.get("points") != total:
@@ -798,9 +831,15 @@ class _Audit(rules_oracle._Audit):
         before: list[int],
         count: str,
         stats: dict[str, list[int]],
+        *,
+        located: dict[int, dict[str, Any]] | None = None,
+        first: int = 1,
     ) -> list[int]:
-        """Check one play; return its points (the oracle's when its actions replay, else
-        the logged ones, so that one illegal action does not mislead the hand's checks)."""
+        """Check one play (its first action is the hand's decision ``first``; a fault
+        ``located`` at one of its decisions must name the action logged there, and that
+        must be the documented fallback); return its points (the oracle's when its actions
+        replay, else the logged ones, so that one illegal action does not mislead the
+        hand's checks)."""
         where = f"play {number}: "
 
         def err(check: str, detail: str) -> None:
@@ -823,6 +862,9 @@ class _Audit(rules_oracle._Audit):
                 step += 1
                 if not (isinstance(entry, list) and len(entry) == 2):
                     raise Illegal("actions R6", f"action entry {entry!r} is not [seat, text]")
+                fault = (located or {}).get(first + step - 1)
+                if fault is not None:
+                    self.fallback_played(err, step, fault, entry, sim)
                 sim.apply(entry[0], entry[1])
             if sim.ended is None:
                 seat, what = sim.asked()
@@ -875,6 +917,20 @@ class _Audit(rules_oracle._Audit):
             stats["envido_points"][sim.envido["team"]] += sim.envido["points"]
             stats["envidos_won"][sim.envido["team"]] += 1
         return pts
+
+    def fallback_played(
+        self, err: Any, step: int, fault: dict[str, Any], entry: list[Any], sim: Play
+    ) -> None:
+        """A fault located at this action (results.md, fault records): the seat that acted,
+        the action it names as played, and the documented fallback agree."""
+        self.cover["fault located"] += 1
+        want = sim.fallback()
+        if fault.get("seat") != entry[0] or fault.get("played") != entry[1]:
+            err("fault location", f"action {step}: the log has {entry!r}, the fault {fault!r}")
+        elif entry[1] != want:
+            err("fallback R6", f"action {step}: fallback {entry[1]!r}, documented {want!r}")
+        elif want == "quiero":
+            self.cover["fallback quiero"] += 1
 
     def trick(self, err: Any, k: int, t: object, want: dict[str, Any]) -> None:
         if not (isinstance(t, dict) and set(t) == {"leader", "cards", "winner"}):

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 import grpc
 
-from arena.referee.server import Entrant, Referee, start_server
+from arena.referee.server import REFUSALS_KEPT, Entrant, Referee, start_server
 from arena.referee.table import play_remote_match
 from arena.results import ResultsWriter
 from arena.run import (
@@ -117,8 +117,9 @@ def launch_bots(
     root = str(Path(__file__).resolve().parents[2])  # so `bots` imports from a checkout too
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
     env[PARENT_ENV] = str(os.getpid())  # the bots exit when this process is gone
+    taken: set[str] = set()
     for token, name in tokens.items():
-        log = logdir / f"{name.replace('#', '-')}.log"
+        log = logdir / log_file_name(name, taken)
         # A seed of the bot's own, derived from the run secret: it tells the bot nothing of it.
         seed = bot_seed(plan.secret, name)
         cmd = bot_command(spec_of(name), address, token, seed, tls_ca, game=plan.game.name)
@@ -128,11 +129,58 @@ def launch_bots(
     return out
 
 
+def log_file_name(entrant: str, taken: set[str]) -> str:
+    """A file name for an entrant's log, whatever characters its name holds (a bot spec's
+    options may hold ``/`` or ``:``: ``mybots:Faulty:log=/tmp/x``): letters, digits, ``.``,
+    ``_`` and ``-`` are kept, anything else becomes ``-``; a name already ``taken`` gets
+    a number. Adds the name to ``taken``."""
+    stem = "".join(c if c.isascii() and (c.isalnum() or c in "._-") else "-" for c in entrant)
+    stem = stem.strip(".") or "bot"
+    name, n = f"{stem}.log", 1
+    while name in taken:
+        n += 1
+        name = f"{stem}-{n}.log"
+    taken.add(name)
+    return name
+
+
 async def wait_for_entrants(
-    referee: Referee, count: int, launched: list[Launched], timeout: float
+    referee: Referee,
+    count: int,
+    launched: list[Launched],
+    timeout: float,
+    *,
+    say: Callable[[str], None] | None = None,
+    stop_on_refusal: bool = False,
 ) -> None:
+    """Wait until ``count`` entrants are connected. ``say``: told who joins (and leaves)
+    and each hello the referee refuses meanwhile; ``stop_on_refusal``: a refused hello
+    ends the wait with a HostError that says why (``arena check`` waits for one bot)."""
     deadline = time.monotonic() + timeout
-    while sum(1 for e in referee.entrants if e.conn and not e.conn.closed) < count:
+    joined: set[str] = set()
+    refused = referee.refused
+    while True:
+        connected = [e for e in referee.entrants if e.conn and not e.conn.closed]
+        if say is not None:
+            now = {e.name for e in connected}
+            for e in connected:
+                if e.name not in joined:
+                    who = f"{e.bot_name} {e.bot_version}".strip()
+                    say(f"joined: {e.name} ({who}) · {len(connected)} of {count}")
+            for name in sorted(joined - now):
+                say(f"left: {name} · {len(connected)} of {count}")
+            joined = now
+        if referee.refused > refused:
+            news = list(referee.refusals)[-min(referee.refused - refused, REFUSALS_KEPT) :]
+            many = referee.refused - refused
+            refused = referee.refused
+            if stop_on_refusal:
+                raise HostError(f"the referee refused the bot's hello: {news[-1]}")
+            if say is not None:
+                say(f"refused {many} hellos; the last: {news[-1]}" if many > 1 else
+                    f"refused: {news[-1]}")  # fmt: skip
+        if len(connected) >= count:
+            return
         for bot in launched:
             if bot.process.poll() is not None:
                 tail = bot.log.read_text(errors="replace")[-2000:] if bot.log.exists() else ""
@@ -142,9 +190,11 @@ async def wait_for_entrants(
                 )
         left = deadline - time.monotonic()
         if left <= 0:
+            if not connected and count == 1:
+                raise HostError(f"no bot connected within {timeout:g} s")
             missing = [e.name for e in referee.entrants if not e.conn]
             raise HostError(
-                f"only {count - len(missing)} of {count} bots connected within {timeout:g} s"
+                f"only {len(connected)} of {count} bots connected within {timeout:g} s"
                 + (f"; missing: {', '.join(missing)}" if missing else "")
             )
         referee.changed.clear()
@@ -242,18 +292,46 @@ async def _host(
         # Now the bots have said who they are: record the versions they announced.
         writer.write_config(tournament_json(config, plan, entrants))
         start = time.perf_counter()
-        decisions = await run_schedule(
-            plan,
-            entrants,
-            writer,
-            skip=skip,
-            on_match=lambda o, d: display.update(o.record, d) if display else None,
-        )
+        notice = CrashNotice({bot.entrant: bot.log for bot in launched})
+
+        def on_match(outcome: MatchOutcome, decisions: int) -> None:
+            notice.check(outcome)
+            if display:
+                display.update(outcome.record, decisions)
+
+        decisions = await run_schedule(plan, entrants, writer, skip=skip, on_match=on_match)
         elapsed = time.perf_counter() - start
         await referee.goodbye()
         return decisions, elapsed
     finally:
         await uninterrupted(_shut_down(referee, server, launched))
+
+
+class CrashNotice:
+    """Says once per bot, on stderr (above the live display), where its log is when the
+    bot's own code failed: a ``crash`` fault, whose traceback the SDK wrote there."""
+
+    def __init__(self, logs: dict[str, Path], stream: Any = None) -> None:
+        self.logs = logs
+        self.stream = stream
+        self.told: set[str] = set()
+
+    def check(self, outcome: MatchOutcome) -> None:
+        seats = outcome.record["seats"]
+        for deal in outcome.deals:
+            for fault in deal.get("faults") or ():
+                name = seats[fault["seat"]]
+                if fault["kind"] == "crash" and name not in self.told and name in self.logs:
+                    self.told.add(name)
+                    log = self.logs[name]
+                    held = log.exists() and "Traceback" in log.read_text(errors="replace")
+                    where = "its tracebacks are in" if held else "its output is in"
+                    stream = self.stream or sys.stderr  # looked up now: the display redirects it
+                    stream.write(
+                        f"[bot {name}] its own code failed ({fault['detail']}); the referee "
+                        f"played the fallback; {where} {log} (said once per bot)\n"
+                    )
+                    stream.flush()
 
 
 async def _shut_down(referee: Referee, server: grpc.aio.Server, launched: list[Launched]) -> None:
@@ -313,15 +391,29 @@ async def _serve(
     )
     server, port = await start_server(referee, config.listen, config.tls())
     where = host if host.startswith("unix:") else f"{host}:{port}"  # behind `arena edge`
+    # Under --issue-tokens or --tokens only a bot with a token is admitted: the hint says so.
+    token = " --token TOKEN, with an entrant's token" if tokens else ""
     console.print(
         f"referee listening on [bold]{where}[/]; waiting for {count} bots "
-        f"(try: python -m bots.random --connect {where})",
+        f"(try: python -m bots.random --connect {where}{token})",
         highlight=False,
     )
     try:
-        await wait_for_entrants(referee, count, [], timeout=float("inf"))
+        await wait_for_entrants(
+            referee,
+            count,
+            [],
+            timeout=float("inf"),
+            say=lambda text: console.print(text, markup=False, highlight=False),
+        )
+        came_as = [e.name for e in referee.entrants]
         referee.start()  # the same step: no bot can leave (and free its seat) in between
         names = [e.name for e in referee.entrants]
+        if resuming and sorted(names) != sorted(config.bots) == sorted(came_as):
+            # A run an older arena served named duplicates x, x#2: it keeps those names.
+            for entrant, name in zip(referee.entrants, came_as, strict=True):
+                entrant.name = name
+            names = came_as
         if not resuming:
             config.bots = names
         elif sorted(names) != sorted(config.bots):  # 13.11: the run's own entrants only

@@ -27,11 +27,12 @@ from grpc_reflection.v1alpha import reflection
 from arena import __version__
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.botgames import hello_games_hint
 from arena.errors import ActionFormatError
 from arena.faults import FaultKind
 from arena.referee.limits import MAX_MESSAGE_BYTES, Budget, Gate, Limits, server_options
 from arena.referee.table import BotFault
-from arena.tournament import MatchContext
+from arena.tournament import MatchContext, entrant_names
 from arena.wire.codecs import BRANCHES, GameCodec, codec_for
 from arena.wire.pbwire import LEN_TAG, len_field, str_field, uint_field, uv
 
@@ -43,6 +44,7 @@ HELLO_TIMEOUT = 10.0
 STALL_LIMIT = 30.0
 OUTBOX_LIMIT = 1024
 NAME_LIMIT = 64  # characters in a Hello's bot_name or bot_version
+REFUSALS_KEPT = 16  # refused hellos the referee remembers, to show (Referee.refusals)
 SERVICE_NAME = pb.DESCRIPTOR.services_by_name["ArenaService"].full_name
 
 REASON = {
@@ -50,7 +52,9 @@ REASON = {
     FaultKind.ILLEGAL: pb.AnswerRejected.REASON_ILLEGAL_ACTION,
     FaultKind.UNPARSEABLE: pb.AnswerRejected.REASON_UNPARSEABLE,
     FaultKind.WRONG_REQUEST: pb.AnswerRejected.REASON_WRONG_REQUEST_ID,
+    FaultKind.CRASH: pb.AnswerRejected.REASON_BOT_FAILED,
 }
+FAILURE_LIMIT = 200  # characters of a bot's Failure.reason kept in the log (arena.proto)
 
 
 class HelloError(Exception):
@@ -80,6 +84,15 @@ def check_hello_text(field: str, text: str, *, required: bool) -> None:
             grpc.StatusCode.INVALID_ARGUMENT,
             f"hello.{field} has a {why}: use printable characters only",
         )
+
+
+def failure_detail(reason: str) -> str:
+    """The fault detail of a bot's ``Failure``: its reason, cut to FAILURE_LIMIT
+    characters, control and formatting characters replaced (it goes into the log and
+    the terminal)."""
+    shown = "".join(c if c.isprintable() else "?" for c in reason[:FAILURE_LIMIT]).strip()
+    more = "..." if len(reason) > FAILURE_LIMIT else ""
+    return f"the bot failed: {shown}{more}" if shown else "the bot failed (no reason given)"
 
 
 class Outbox:
@@ -220,6 +233,7 @@ class Entrant:
     async def decide(self, *, ctx: MatchContext, seat: int, view: Any, legal: Sequence[Any]) -> Any:
         conn = self.conn
         if conn is None or conn.closed:
+            self.last_request.pop((ctx.match_id, seat), None)  # no request for this one
             raise BotFault(FaultKind.DISCONNECT, "the bot is not connected")
         referee = self.referee
         rid = next(referee.request_ids)
@@ -262,6 +276,11 @@ class Entrant:
             raise
         finally:
             conn.pending.pop(rid, None)
+
+    def request_id(self, ctx: MatchContext, seat: int) -> int | None:
+        """The id of the request sent for the seat's decision now at hand (what its fault
+        record names); None when none was sent (the bot was away)."""
+        return self.last_request.get((ctx.match_id, seat))
 
     async def notify_deal(self, *, ctx: MatchContext, seat: int, record: dict[str, Any]) -> None:
         if self.conn is not None:
@@ -469,18 +488,45 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         self.started = False  # see start()
         self.changed = asyncio.Event()
         self.gate: Gate | None = None  # its front door, once start_server serves it
+        # The last hellos refused, as "NAME: CODE: why" (the bot's name shown safely), for
+        # whoever waits on the bots to show (arena check, arena serve); bounded, so that a
+        # client refused over and over grows nothing. ``refused`` counts them all.
+        self.refusals: deque[str] = deque(maxlen=REFUSALS_KEPT)
+        self.refused = 0
 
     def start(self) -> None:
         """The tournament starts: the entrants are final. Until now a bot that left gave
         its seat up (in an open tournament); from now on it has ``grace`` seconds to
         come back, counted from its drop (or from now, if it is away), before it forfeits."""
         self.started = True
+        self._name_open_seats()
         now = time.monotonic()
         for e in self.entrants:  # nobody waited on a bot before the start
             if not e.connected_now:
                 e.gone_since = now
 
+    def _name_open_seats(self) -> None:
+        """The open seats' final names, by the rule in-process play and ``arena tournament``
+        use (``arena.tournament.entrant_names``): two bots named ``x`` play as ``x#1`` and
+        ``x#2`` in the order they came. Until the start a seat is named as it comes
+        (``x``, then ``x#2``), since nobody knows whether another ``x`` will follow; its
+        Welcome carried that provisional name. Names a bot chose to look like these
+        (``x#1``) keep the provisional ones: no two entrants ever share a name."""
+        seats = [e for e in self.entrants if e.token is None]
+        final = entrant_names([e.bot_name or e.name for e in seats])
+        kept = {e.name for e in self.entrants if e.token is not None}
+        if len(set(final) | kept) == len(self.entrants):
+            for entrant, name in zip(seats, final, strict=True):
+                entrant.name = name
+
     # -------------------------------------------------------------- admission
+
+    def _note_refusal(self, bot_name: str, exc: HelloError) -> None:
+        name = bot_name[:NAME_LIMIT]
+        shown = name if name.isprintable() and name else repr(name)
+        self.refusals.append(f"{shown}: {exc.code.name}: {exc.message}")
+        self.refused += 1
+        self.changed.set()
 
     def _admit(self, hello: pb.Hello) -> Entrant:
         if hello.protocol_version != PROTOCOL_VERSION:
@@ -499,7 +545,8 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             ) + (", ..." if len(games) > 8 else "")
             raise HelloError(
                 grpc.StatusCode.FAILED_PRECONDITION,
-                f"this referee plays {self.game}; your Hello.games is [{shown}]",
+                f"this referee plays {self.game}; your Hello.games is [{shown}]"
+                + hello_games_hint(self.game),
             )
         entrant = self._returning(hello)
         if entrant is None and self.by_token:
@@ -603,6 +650,7 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         try:
             entrant = self._admit(first.hello)
         except HelloError as exc:
+            self._note_refusal(first.hello.bot_name, exc)
             await context.abort(exc.code, exc.message)
             return
         conn = Connection(entrant, max(1, first.hello.capacity))
@@ -700,6 +748,9 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             self._fail_oldest(conn, FaultKind.WRONG_REQUEST, detail)
             return
         choice = answer.WhichOneof("choice")
+        if choice == "failure":  # the bot's own crash, said instead of a guess (arena.proto)
+            pending.set_exception(BotFault(FaultKind.CRASH, failure_detail(answer.failure.reason)))
+            return
         try:
             if choice == "index":
                 pending.set_result(int(answer.index))

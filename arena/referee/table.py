@@ -116,10 +116,20 @@ async def play_remote_match(
                     continue
                 except RuleError as exc:
                     outcome = refused(exc, outcome, match.legal_actions(seat))
-            entry = book.record(seat, outcome.kind, outcome.detail, deal=len(deals) + 1)
+            fallback = match.fallback_action(seat)
+            request = getattr(links[seat], "request_id", None)
+            entry = book.record(
+                seat,
+                outcome.kind,
+                outcome.detail,
+                deal=len(deals) + 1,
+                decision=match.decision_number(),
+                played=str(fallback),
+                request=request(ctx, seat) if request is not None else None,
+            )
             faults.append(entry)
             links[seat].rejected(ctx=ctx, seat=seat, fault=outcome, strikes=book.strikes[seat])
-            match.apply(seat, match.fallback_action(seat))
+            match.apply(seat, fallback)
         if match.finished:
             for rec in match.finished:
                 rec["faults"], faults = faults, []

@@ -27,6 +27,7 @@ from arena.leaderboard import (
     read_leaderboard_json,
     row_columns,
 )
+from arena.places import record_places
 from arena.ratings import Ratings, match_order
 from arena.results import MATCHES, REPLAYS, TOURNAMENT, read_jsonl_numbered
 from arena.run import RunConfig, load_config
@@ -61,7 +62,12 @@ def collect(directory: Path) -> ReportData:
     replays, outcomes, faults = _replays(directory / REPLAYS, records, entry, names)
     summary = {
         "title": directory.resolve().name,
-        "game": {"name": game, "title": entry.title, "rules": description},
+        "game": {
+            "name": game,
+            "title": entry.title,
+            "rules": description,
+            "about": _about(entry, description),
+        },
         "viewer": entry.viewer.rsplit(".", 1)[-1] if entry.viewer else None,
         "entrants": names,
         "leaderboard": _leaderboard(rows),
@@ -86,6 +92,22 @@ def _tournament(directory: Path) -> tuple[RunConfig | None, dict[str, Any]]:
         if data.get(key) is not None:
             description[key] = data[key]
     return config, description
+
+
+def _about(entry: GameEntry, description: Mapping[str, Any]) -> list[str]:
+    """The subtitle's parts in a reader's words: the game's rules (``GameEntry.rules_text``)
+    and how the deals were made; [] when the game has no words for its rules."""
+    if entry.rules_text is None:
+        return []
+    rules = {k: v for k, v in description.items() if k not in ("randomness", "seed")}
+    out = list(entry.rules_text(rules))
+    if "deals_file" in rules and isinstance(rules["deals_file"], Mapping):
+        out.append(f"{rules['deals_file'].get('deals')} given {entry.deal_word}s first")
+    if description.get("randomness") == "secret":
+        out.append(f"secret {entry.deal_word}s")
+    elif description.get("seed") is not None:
+        out.append(f"seed {description['seed']} ({entry.deal_word}s not secret)")
+    return out
 
 
 def _leaderboard_rows(
@@ -145,7 +167,7 @@ def _head_to_head(records: Sequence[Mapping[str, Any]], names: Sequence[str]) ->
     shared = [[0] * size for _ in range(size)]
     for record in records:
         team_of = {s: t for t, team in enumerate(record["teams"]) for s in team}
-        seats, ranks = record["seats"], record["ranks"]
+        seats, ranks = record["seats"], record_places(record)
         for a, name_a in enumerate(seats):
             for b, name_b in enumerate(seats):
                 if team_of[a] == team_of[b]:
@@ -164,7 +186,7 @@ def _match_row(record: Mapping[str, Any]) -> list[Any]:
         record["table"],
         record["seats"],
         record["totals"],
-        record["ranks"],
+        record_places(record),
         record["deals"],
         faults,
     ]

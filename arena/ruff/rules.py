@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from arena.cards import NUM_CARDS
 
@@ -90,3 +92,17 @@ class RuffRules:
             "hand_size": self.hand_size,
             "set": self.set_points,
         }
+
+
+def rules_text(described: Mapping[str, Any]) -> list[str]:
+    """The rules of a results file's ``describe()`` as a reader says them: the report's
+    subtitle ("double form", "4 seats", "12 cards each", "set of 52")."""
+    form = described.get("form", Form.DOUBLE.value)
+    out = [f"{form} form (F1)", f"{described.get('seats', 4)} seats"]
+    if described.get("alt_deals"):
+        out.append("the alternative deal (F2)")
+    if "hand_size" in described:
+        out.append(f"{described['hand_size']} cards each")
+    if "set" in described:
+        out.append(f"set of {described['set']} points (F9)")
+    return out

@@ -136,10 +136,16 @@ class RuffMatch(stepwise.StepwiseMatch):
         led = self.trick[0][1] // 13 if self.trick else None  # ruling F7
         return tuple(PLAYS[c] for c in follow_suit(self.hand(seat), led))
 
+    def decision_number(self) -> int:
+        """The 1-based number, within this deal, of the decision being made now (what a
+        fault record names, docs/results.md): its place in the deal's ``actions``."""
+        return len(self.actions) + 1
+
     def fallback_action(self, seat: int) -> Action:
         """The documented fallback for a seat that fails to decide (docs/rules.md, Ruff 4):
-        its true ruff when announcing; its four cards of least ruff value outside trump
-        (then the least trumps) when rubbing; its lowest legal card when playing."""
+        its true ruff when announcing; its four lowest-ranked cards outside trump (then the
+        lowest trumps) when rubbing; its lowest-ranked legal card when playing; equal ranks
+        in suit order S, H, D, C (card order breaks the tie)."""
         legal = self.legal_actions(seat)
         if not legal:
             raise RuleError(seat, "fallback", "F4", "this seat has no decision to make")

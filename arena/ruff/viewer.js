@@ -9,7 +9,9 @@
   "use strict";
   const SUITS = { S: ["♠", "spade"], H: ["♥", "heart"], D: ["♦", "diamond"], C: ["♣", "club"] };
   const RANKS = "23456789TJQKA";
-  const SIDE = ["#2563eb", "#dc2626"]; // the double form's partnerships, as in Truco
+  // The double form's partnerships, marked in white and black as Truco's teams: never in
+  // a colour, which would read as an entrant's.
+  const SIDE = ["#f8fafc", "#0b0f19"];
   const ORDER = "SHDC";
 
   const CSS = `
@@ -92,7 +94,9 @@
       const double = rec.form === "double";
       const sideColour = t => double ? SIDE[t % SIDE.length] : (ui.colour[rec.seats[rec.teams[t][0]]] || "#888");
       const sideName = t => rec.teams[t].map(s => rec.seats[s]).join(" & ");
-      const sideLabel = t => el("span", { style: `color:${sideColour(t)}` }, el("b", {}, double ? `side ${t + 1}` : sideName(t)));
+      const sideMark = t => el("i", { class: "team-mark", style: `background:${SIDE[t % SIDE.length]}` });
+      const sideLabel = t => double ? el("span", {}, sideMark(t), el("b", {}, ` side ${t + 1}`))
+        : el("span", { style: `color:${sideColour(t)}` }, el("b", {}, sideName(t)));
 
       // The cards gone from the hands, the trick on the table, the tricks each seat took.
       const gone = new Set();
@@ -125,10 +129,11 @@
           rubbed && s === rec.rubber ? el("span", {}, el("b", {}, "rubbed")) : null,
           played ? el("span", { title: "tricks taken so far" }, "tricks ", el("b", {}, won[s])) : null);
         const role = [s === rec.dealer ? "dealer" : null, s === rec.eldest ? "eldest" : null].filter(Boolean).join(" · ");
-        const cls = "seat ruff-seat" + (now.seat === s && !final ? " to-act" : "") + (closed && rec.tricks[open].winner === s && now.kind === "card" ? " won" : "");
+        const cls = "seat ruff-seat" + (now.seat === s && !final ? " acted" : "") + (closed && rec.tricks[open].winner === s && now.kind === "card" ? " won" : "");
         return el("div", { class: cls, style: `border-left:4px solid ${sideColour(sideOf[s])}` },
           el("div", { class: "name" }, el("b", {}, ui.chip(rec.seats[s])),
-            el("span", { class: "stat" }, [double ? `side ${sideOf[s] + 1}` : null, role || null].filter(Boolean).join(" · "))),
+            el("span", { class: "stat" }, double ? sideMark(sideOf[s]) : null,
+              [double ? ` side ${sideOf[s] + 1}` : null, role || null].filter(Boolean).join(" · "))),
           tags, hand);
       };
 

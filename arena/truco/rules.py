@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from arena.truco.envido import EnvidoCount
 
@@ -38,3 +40,19 @@ class TrucoRules:
             "envido_count": self.envido_count.value,
             "tied_hands": self.tied_hands,  # R11's house limit, so an audit can apply it
         }
+
+
+def rules_text(described: Mapping[str, Any]) -> list[str]:
+    """The rules of a results file's ``describe()`` as a reader says them: the report's
+    subtitle ("4 seats", "to 30 points", "envido: the seed's count")."""
+    count = {
+        EnvidoCount.SEED.value: "envido: the seed's count (R9)",
+        EnvidoCount.TRADITIONAL.value: "envido: the traditional count (R9)",
+    }
+    out = [f"{described.get('seats', 4)} seats", f"to {described.get('points', 30)} points"]
+    if "envido_count" in described:
+        envido = described["envido_count"]
+        out.append(count.get(str(envido), f"envido count {envido}"))
+    if "tied_hands" in described:
+        out.append(f"shared after {described['tied_hands']} tied hands at the target (R11)")
+    return out

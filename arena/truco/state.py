@@ -218,6 +218,12 @@ class TrucoMatch(stepwise.StepwiseMatch):
         played = {s for s, _ in b.trick}
         return any(s not in played for s in b.active(team_of(seat)))
 
+    def decision_number(self) -> int:
+        """The 1-based number, within this hand, of the decision being made now (what a
+        fault record names, docs/results.md): its place in the hand's ``plays`` logs,
+        read one bout after the other."""
+        return 1 + sum(len(b.log) for b in self._bouts[: self._cur + 1])
+
     def fallback_action(self, seat: int) -> Action:
         """The documented fallback for a seat that fails to decide (docs/rules.md): its
         weakest card when playing (never a call, never al mazo); Quiero to a call (the

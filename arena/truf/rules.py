@@ -6,8 +6,10 @@ choose differently is a field here, with the rulings' choice as the default.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 class Variant(StrEnum):
@@ -68,3 +70,18 @@ class TrufRules:
         if not self.is_target:
             out["scoring"] = {"method": self.scoring.value, "multiplier": self.multiplier}
         return out
+
+
+def rules_text(described: Mapping[str, Any]) -> list[str]:
+    """The rules of a results file's ``describe()`` as a reader says them: the report's
+    subtitle ("classic variant", "13 deals a match", "scoring method 2")."""
+    out = [f"{described.get('variant', 'classic')} variant"]
+    if described.get("deals"):
+        out.append(f"{described['deals']} deals a match")
+    scoring = described.get("scoring")
+    if isinstance(scoring, Mapping):
+        method = scoring.get("method")
+        multiplied = method in (ScoringMethod.THREE.value, ScoringMethod.TWO_THREE.value)
+        times = f" × {scoring.get('multiplier')}" if multiplied else ""
+        out.append(f"scoring method {method}{times} (C13)")
+    return out

@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from arena.cards import CARDS, SUIT_LETTERS, VALUES, Card, cards_of, mask_of
+from arena.errors import AnswerIndexError
 from arena.seeding import rng
 from arena.truf import bidding, scoring
 from arena.truf.actions import (
@@ -267,6 +268,19 @@ class TrufMatch:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         return cards_of(self._hands[seat])
+
+    def decision_number(self) -> int:
+        """The 1-based number, within this deal, of the decision being made now (what a
+        fault record names, docs/results.md): the bids (declarations) in the order the
+        seats are asked, then the mode choice when there is one, then the cards in play
+        order."""
+        phase = self.phase
+        if phase is _BID or phase is _DECLARE:
+            return 1 + sum(b is not None for b in self._bids)
+        if phase is _MODE:
+            return SEATS + 1
+        chosen = self._bid_info[1] == 13  # C5/T4: the mode was chosen, a decision
+        return 1 + SEATS + chosen + SEATS * len(self._closed) + len(self._trick)
 
     def view(self, seat: int) -> SeatView:
         """Everything ``seat`` may know now, and nothing more.
@@ -695,7 +709,7 @@ Decide = Callable[[Any, Sequence[Any]], Any]  # (view, legal) -> an action or it
 def _by_index(legal: Sequence[Action], index: int) -> Action:
     """The legal action an index answer names (a bot may answer with its index)."""
     if not 0 <= index < len(legal):
-        raise IndexError(f"index {index} outside the {len(legal)} legal actions")
+        raise AnswerIndexError(f"index {index} outside the {len(legal)} legal actions")
     return legal[index]
 
 

@@ -18,12 +18,20 @@
     return ui.el("span", { class: `card back ${extra || ""}`, title: "a trump, face down (C11)" }, "T");
   }
 
+  // A card as the label says it: its face, or "a trump face down" while C11 hides it.
+  function faceText(rec, trick, k) {
+    const code = trick.cards[k][1], suit = code.slice(-1), rank = code.slice(0, -1);
+    const hidden = rec.variant !== "target" && rec.trump !== null && suit === rec.trump && k < trick.cards.length - 1;
+    return hidden ? "a trump face down" : (RANKS[rank] || rank) + SUITS[suit][0];
+  }
+
   const viewer = {
     dealName: "deal",
     steps(rec) {
       const out = [{ group: 0, label: "bids" }];
-      rec.tricks.forEach((t, i) => t.cards.forEach((_, k) =>
-        out.push({ group: i + 1, label: `trick ${i + 1} · card ${k + 1}` })));
+      // Each card's step names who played it: the seat the viewer highlights.
+      rec.tricks.forEach((t, i) => t.cards.forEach(([seat, code], k) =>
+        out.push({ group: i + 1, label: `trick ${i + 1} · card ${k + 1}: ${rec.seats[seat]} plays ${faceText(rec, t, k)}` })));
       out.push({ group: rec.tricks.length + 1, label: "scored" });
       return out;
     },
@@ -50,12 +58,9 @@
       const open = trick >= 0 ? rec.tricks[trick] : null;
       const complete = open && inTrick === perTrick[trick];
       const onTable = open ? open.cards.slice(0, inTrick) : [];
-      let toAct = null;
-      if (!scored) {
-        if (!open) toAct = rec.tricks.length ? rec.tricks[0].leader : null;
-        else if (!complete) toAct = open.cards[inTrick][0];
-        else if (trick + 1 < rec.tricks.length) toAct = rec.tricks[trick + 1].leader;
-      }
+      // The highlight means what it means in every game's viewer: the seat whose action
+      // this step shows (here the card just played); the bids are everyone's at once.
+      const acted = !scored && open && inTrick > 0 ? open.cards[inTrick - 1][0] : null;
       const before = rec.totals.map((t, s) => t - rec.scores[s]);
 
       const bidText = s => {
@@ -66,7 +71,7 @@
       };
       const seatBox = s => {
         const hand = el("div", { class: "hand" }, rec.hands[s].map(c => cardNode(ui, c, gone.has(s + c) ? "played" : "")));
-        const cls = "seat" + (toAct === s ? " to-act" : "") + (complete && open.winner === s ? " won" : "");
+        const cls = "seat" + (acted === s ? " acted" : "") + (complete && open.winner === s ? " won" : "");
         return el("div", { class: cls, style: `grid-area:${AREA[s]}` },
           el("div", { class: "name" }, el("b", {}, ui.chip(rec.seats[s]),
             s === rec.dealer ? el("small", { title: "dealer" }, " (D)") : null),

@@ -20,6 +20,16 @@ from arena.wire import truco as truco_wire
 from arena.wire import truf as truf_wire
 from arena.wire.common import check_seat
 
+# What ``GameCodec.fill_answer`` raises for a value that is no action of its game: the SDK
+# then sends an answer without a choice, and the in-process runner judges it the same way.
+NOT_AN_ACTION: tuple[type[Exception], ...] = (
+    TypeError,
+    ValueError,
+    AttributeError,
+    KeyError,
+    IndexError,
+)
+
 
 class GameCodec(Protocol):
     @property

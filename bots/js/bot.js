@@ -357,13 +357,18 @@ function session(ArenaService, opts) {
           break;
         case "decision_request": {
           const req = msg.decision_request;
-          let index = 0;
+          // Our own failure is said, never hidden behind a choice (arena.proto, Answer.failure):
+          // the referee records a crash with a strike and plays the game's documented fallback.
+          let answer;
           try {
-            index = req.truf ? decide(req.truf) : req.truco ? decideTruco(req.truco) : 0;
+            if (req.truf) answer = { index: decide(req.truf) };
+            else if (req.truco) answer = { index: decideTruco(req.truco) };
+            else throw new Error(`a request for a game this bot does not play (${req.game})`);
           } catch (err) {
-            log(`request ${req.request_id}: ${err.stack}; answering the first legal action`);
+            log(`request ${req.request_id}: ${err.stack}; telling the referee this bot failed`);
+            answer = { failure: { reason: String(err).slice(0, 200) } };
           }
-          call.write({ answer: { request_id: req.request_id, index } });
+          call.write({ answer: { request_id: req.request_id, ...answer } });
           break;
         }
         case "match_result": {

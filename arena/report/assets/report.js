@@ -35,23 +35,39 @@
   window.arenaUI = ui;
 
   // --- header and leaderboard ---------------------------------------------------------
-  const rules = Object.entries(summary.game.rules || {})
-    .map(([k, v]) => `${k} ${v && typeof v === "object" ? Object.entries(v).map(e => e.join(" ")).join(", ") : v}`).join(" · ");
+  // The rules in the game's own words (GameEntry.rules_text); a game without them shows
+  // its keys, their underscores as spaces.
+  const about = summary.game.about && summary.game.about.length ? summary.game.about
+    : Object.entries(summary.game.rules || {}).map(([k, v]) =>
+      `${k.replace(/_/g, " ")} ${v && typeof v === "object" ? Object.entries(v).map(e => e.join(" ")).join(", ") : v}`);
+  const rules = about.join(" · ");
   document.getElementById("subtitle").textContent =
     `${summary.matches.length} matches · ${summary.entrants.length} entrants` + (rules ? ` · ${rules}` : "");
 
   function leaderboard() {
     const lb = summary.leaderboard;
-    const head = el("tr", {}, lb.columns.map(c => el("th", { class: c.text ? "" : "num" }, c.header)));
+    // The fault columns fold into one that names what happened ("12 timeouts, DQ"), and
+    // give way entirely when every cell is 0 (the note under the table says so): the
+    // table fits a laptop's width without scrolling sideways.
+    const faultCols = lb.columns.map((c, i) => i).filter(i => lb.columns[i].fault);
+    const nonzero = cell => cell !== "0" && cell !== "—" && cell !== "";
+    const faultless = lb.rows.every(r => faultCols.every(i => !nonzero(r[i])));
+    const keep = lb.columns.map((c, i) => i).filter(i => !lb.columns[i].fault);
+    // A header may break after a slash ("against/hand") as after a space.
+    const header = i => lb.columns[i].header.replace(/\//g, "/\u200b");
+    const faultText = cells => faultCols.filter(i => nonzero(cells[i])).map(i => {
+      const h = lb.columns[i].header;
+      return h === "DQ" ? "DQ" : `${cells[i]} ${h}`;
+    }).join(", ");
+    const head = el("tr", {}, keep.map(i => el("th", { class: lb.columns[i].text ? "" : "num" }, header(i))),
+      faultless ? null : el("th", {}, "faults"));
     const rows = lb.rows.map((cells, r) => el("tr", { class: r === 0 ? "first" : "" },
-      cells.map((cell, i) => {
-        const c = lb.columns[i];
-        if (c.key === "bot") return el("td", {}, chip(cell));
-        const bad = c.fault && cell !== "0" && cell !== "—";
-        return el("td", { class: "num" + (c.fault ? (bad ? " bad" : " dim") : "") }, cell);
-      })));
+      keep.map(i => lb.columns[i].key === "bot" ? el("td", {}, chip(cells[i])) : el("td", { class: "num" }, cells[i])),
+      faultless ? null : el("td", { class: faultText(cells) ? "bad" : "dim" }, faultText(cells) || "none")));
     document.getElementById("leaderboard-table").append(
-      el("table", { class: "grid" }, el("thead", {}, head), el("tbody", {}, rows)));
+      el("table", { class: "grid leaders" }, el("thead", {}, head), el("tbody", {}, rows)));
+    if (faultless && lb.rows.length) document.getElementById("leaderboard-note").textContent =
+      " No faults: no timeout, illegal answer, disconnect, forfeit or disqualification.";
   }
 
   // --- charts -------------------------------------------------------------------------
@@ -66,6 +82,7 @@
     for (const [plot, node] of charts) plot.setSize({ width: chartWidth(node), height: plot.height });
   });
 
+  let ratingRange = null;
   function ratingChart() {
     const node = document.getElementById("rating-chart");
     if (!summary.matches.length) { node.append(el("p", { class: "muted" }, "No finished matches yet.")); return; }
@@ -84,9 +101,19 @@
         { label: "", stroke: "transparent", points: { show: false } });
       bands.push({ series: [base + 1, base + 2], fill: c + "22" });
     });
+    // The y axis fits every μ and the last ±3σ bands, not the first match's band (every
+    // entrant starts at 25 ± 25): the lines stay apart; early bands run off the chart.
+    let lo = Infinity, hi = -Infinity;
+    summary.entrants.forEach(name => {
+      const mu = hist.mu[name], sg = hist.sigma[name], last = mu.length - 1;
+      for (const m of mu) { lo = Math.min(lo, m); hi = Math.max(hi, m); }
+      lo = Math.min(lo, mu[last] - 3 * sg[last]); hi = Math.max(hi, mu[last] + 3 * sg[last]);
+    });
+    const pad = Math.max(0.5, (hi - lo) * 0.05);
+    ratingRange = [+(lo - pad).toFixed(2), +(hi + pad).toFixed(2)];
     addChart(node, {
       height: 320, series, bands,
-      scales: { x: { time: false } },
+      scales: { x: { time: false }, y: { range: () => ratingRange } },
       axes: [{ label: "match", incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000] }, { label: "μ ± 3σ" }],
       cursor: { points: { show: false } },
     }, data);
@@ -184,32 +211,38 @@
   const PAGE = 100;
   function matches() {
     const box = document.getElementById("match-table");
-    const head = el("tr", {}, ["match", "round", "table", "result (best first)", "deals", "faults"].map((h, i) => el("th", { class: i === 3 ? "" : "num" }, h)));
+    // On a phone, round, table and deals give their room to the result (class "opt").
+    const opt = [false, true, true, false, true, false];
+    const head = el("tr", {}, ["match", "round", "table", "result (best first)", `${dealWord()}s`, "faults"].map((h, i) => el("th", { class: (i === 3 ? "" : "num") + (opt[i] ? " opt" : "") }, h)));
     const body = el("tbody");
     const row = m => {
       const [id, round, table, seats, totals, ranks, deals, nfaults] = m;
       const order = seats.map((_, s) => s).sort((a, b) => ranks[a] - ranks[b] || a - b);
-      const result = el("td", { class: "result" }, order.map(s => el("span", { class: "res" + (ranks[s] === 1 ? " win" : "") }, chip(seats[s]), el("b", {}, totals[s]))));
+      const result = el("td", {}, el("div", { class: "result" }, order.map(s => el("span", { class: "res" + (ranks[s] === 1 ? " win" : "") }, chip(seats[s]), el("b", {}, totals[s])))));
       const tr = el("tr", { class: "match", tabindex: "0", "data-match": id, onclick: () => openMatch(id), onkeydown: e => { if (e.key === "Enter") openMatch(id); } },
-        el("td", {}, el("a", { href: "#", onclick: e => e.preventDefault() }, id)), el("td", { class: "num" }, round), el("td", { class: "num" }, table),
-        result, el("td", { class: "num" }, deals), el("td", { class: "num" + (nfaults ? " bad" : " dim") }, nfaults));
+        el("td", {}, el("a", { href: "#", onclick: e => e.preventDefault() }, id)), el("td", { class: "num opt" }, round), el("td", { class: "num opt" }, table),
+        result, el("td", { class: "num opt" }, deals), el("td", { class: "num" + (nfaults ? " bad" : " dim") }, nfaults));
       return tr;
     };
     const text = summary.matches.map(m => (m[0] + " " + m[3].join(" ")).toLowerCase());
-    let chosen = summary.matches.map((_, i) => i), shown = 0;
+    let chosen = summary.matches.map((_, i) => i), shown = 0, query = "";
     const more = el("button", { class: "btn more", onclick: () => page() });
     const count = el("p", { class: "muted" });
     function page() {
       body.append(...chosen.slice(shown, shown + PAGE).map(i => row(summary.matches[i])));
       shown = Math.min(chosen.length, shown + PAGE);
-      count.textContent = `${shown} of ${chosen.length} matches shown`;
+      const all = summary.matches.length;
+      count.textContent = !all ? "No finished matches yet."
+        : !chosen.length ? `No match has “${query}” in its id or entrants (of ${all}).`
+        : `${shown} of ${chosen.length} matches shown` + (query ? ` (with “${query}”, of ${all})` : "");
       more.textContent = `Show ${Math.min(PAGE, chosen.length - shown)} more`;
       more.hidden = shown >= chosen.length;
     }
     box.append(el("table", { class: "grid matches" }, el("thead", {}, head), body), count, more);
     page();
     document.getElementById("match-filter").addEventListener("input", e => {
-      const q = e.target.value.trim().toLowerCase();
+      query = e.target.value.trim();
+      const q = query.toLowerCase();
       chosen = summary.matches.map((_, i) => i).filter(i => q === "" || text[i].includes(q));
       body.replaceChildren();
       shown = 0;
@@ -317,5 +350,5 @@
     draw();
     timings[name] = Math.round(performance.now() - start);
   }
-  window.arenaReport = { openMatch, summary, timings };
+  window.arenaReport = { openMatch, summary, timings, ratingRange: () => ratingRange };
 })();

@@ -104,18 +104,26 @@ class DecisionRequest(_message.Message):
     def __init__(self, request_id: _Optional[int] = ..., table_id: _Optional[str] = ..., match_id: _Optional[str] = ..., deal: _Optional[int] = ..., seat: _Optional[int] = ..., timeout_ms: _Optional[int] = ..., deadline: _Optional[_Union[datetime.datetime, _timestamp_pb2.Timestamp, _Mapping]] = ..., truf: _Optional[_Union[_truf_pb2.TrufDecision, _Mapping]] = ..., truco: _Optional[_Union[_truco_pb2.TrucoDecision, _Mapping]] = ..., ruff: _Optional[_Union[_ruff_pb2.RuffDecision, _Mapping]] = ..., base_timeout_ms: _Optional[int] = ..., time_bank_ms: _Optional[int] = ...) -> None: ...
 
 class Answer(_message.Message):
-    __slots__ = ("request_id", "index", "truf", "truco", "ruff")
+    __slots__ = ("request_id", "index", "truf", "truco", "ruff", "failure")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     INDEX_FIELD_NUMBER: _ClassVar[int]
     TRUF_FIELD_NUMBER: _ClassVar[int]
     TRUCO_FIELD_NUMBER: _ClassVar[int]
     RUFF_FIELD_NUMBER: _ClassVar[int]
+    FAILURE_FIELD_NUMBER: _ClassVar[int]
     request_id: int
     index: int
     truf: _truf_pb2.TrufAction
     truco: _truco_pb2.TrucoAction
     ruff: _ruff_pb2.RuffAction
-    def __init__(self, request_id: _Optional[int] = ..., index: _Optional[int] = ..., truf: _Optional[_Union[_truf_pb2.TrufAction, _Mapping]] = ..., truco: _Optional[_Union[_truco_pb2.TrucoAction, _Mapping]] = ..., ruff: _Optional[_Union[_ruff_pb2.RuffAction, _Mapping]] = ...) -> None: ...
+    failure: Failure
+    def __init__(self, request_id: _Optional[int] = ..., index: _Optional[int] = ..., truf: _Optional[_Union[_truf_pb2.TrufAction, _Mapping]] = ..., truco: _Optional[_Union[_truco_pb2.TrucoAction, _Mapping]] = ..., ruff: _Optional[_Union[_ruff_pb2.RuffAction, _Mapping]] = ..., failure: _Optional[_Union[Failure, _Mapping]] = ...) -> None: ...
+
+class Failure(_message.Message):
+    __slots__ = ("reason",)
+    REASON_FIELD_NUMBER: _ClassVar[int]
+    reason: str
+    def __init__(self, reason: _Optional[str] = ...) -> None: ...
 
 class DealResult(_message.Message):
     __slots__ = ("table_id", "match_id", "deal", "truf", "truco", "ruff")
@@ -161,12 +169,14 @@ class AnswerRejected(_message.Message):
         REASON_WRONG_KIND: _ClassVar[AnswerRejected.Reason]
         REASON_UNPARSEABLE: _ClassVar[AnswerRejected.Reason]
         REASON_LATE: _ClassVar[AnswerRejected.Reason]
+        REASON_BOT_FAILED: _ClassVar[AnswerRejected.Reason]
     REASON_UNSPECIFIED: AnswerRejected.Reason
     REASON_WRONG_REQUEST_ID: AnswerRejected.Reason
     REASON_ILLEGAL_ACTION: AnswerRejected.Reason
     REASON_WRONG_KIND: AnswerRejected.Reason
     REASON_UNPARSEABLE: AnswerRejected.Reason
     REASON_LATE: AnswerRejected.Reason
+    REASON_BOT_FAILED: AnswerRejected.Reason
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     DETAIL_FIELD_NUMBER: _ClassVar[int]
