@@ -16,8 +16,10 @@ import traceback
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
-from arena.truf.actions import Action
-from arena.truf.view import SeatView
+# A view and an action are the game's own (Truf's ``arena.games.truf.view.SeatView`` and
+# ``arena.games.truf.actions.Action``, Truco's, Ruff's): this interface serves every game.
+SeatView = Any
+Action = Any
 
 
 @runtime_checkable
@@ -44,7 +46,7 @@ class BaseBot:
 
     def deal_over(self, record: Mapping[str, Any]) -> None:
         """Called when a deal ends with its public summary: the replay record's fields
-        ``arena.truf.replay.PUBLIC_DEAL_KEYS`` (bids, trump, mode, every trick, scores...),
+        ``arena.games.truf.replay.PUBLIC_DEAL_KEYS`` (bids, trump, mode, every trick, scores...),
         the same in-process and over gRPC."""
 
     def match_over(self, result: Mapping[str, Any]) -> None:

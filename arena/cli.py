@@ -27,9 +27,9 @@ from typer._click.exceptions import ClickException, NoArgsIsHelpError
 from typer.core import TyperGroup
 
 from arena import __version__
-from arena.games import REGISTRY, game_entry
-from arena.results import SECRET, TOURNAMENT, ResultsWriter, repair
-from arena.run import (
+from arena.cli_games import GameCommand, bots_help, with_game_options
+from arena.games.registry import REGISTRY, game_entry, option_values
+from arena.play.run import (
     ConfigError,
     RunConfig,
     check_bot_names,
@@ -52,10 +52,11 @@ from arena.run import (
     tune_gc,
     write_tokens,
 )
-from arena.signals import stop_on_sigterm
+from arena.play.signals import stop_on_sigterm
+from arena.standings.results import SECRET, TOURNAMENT, ResultsWriter, repair
 
 if TYPE_CHECKING:
-    from arena.parallel import PlayOptions
+    from arena.play.runners import PlayOptions
 
 USER_ERROR = 1  # every mistake of the user's: one line on stderr, this exit code
 INTERRUPTED = 130
@@ -109,18 +110,6 @@ app = typer.Typer(
 _COLUMNS_SET = os.environ.get("COLUMNS", "").strip().isdigit()
 out = Console(width=None if sys.stdout.isatty() or _COLUMNS_SET else 160)
 err = Console(stderr=True, soft_wrap=True)  # messages are never cut into lines
-
-
-class VariantOpt(StrEnum):
-    classic = "classic"
-    target = "target"
-
-
-class ScoringOpt(StrEnum):
-    one = "1"
-    two = "2"
-    three = "3"
-    two_three = "2+3"
 
 
 class Format(StrEnum):
@@ -211,14 +200,7 @@ UntilSettledOpt = Annotated[
 ]
 BotsOpt = Annotated[
     list[str] | None,
-    typer.Option(
-        "--bots",
-        "-b",
-        metavar="NAMES",
-        help="Entrants, comma-separated: bundled bot names (random, greedy, planner, tracker, "
-        "pimc) or module:Class, each with any :NAME=VALUE options (pimc:budget=0.5). "
-        "A repeated name gives separate entrants (random#1, random#2).",
-    ),
+    typer.Option("--bots", "-b", metavar="NAMES", help=bots_help()),
 ]
 
 
@@ -238,71 +220,13 @@ GameO = Annotated[
         help=f"The game: {' or '.join(REGISTRY)}.",
     ),
 ]
-VariantO = Annotated[
-    VariantOpt, typer.Option("--variant", help="Truf: rule variant (rulings C* or T*).")
-]
-SeatsO = Annotated[
-    int,
-    typer.Option(
-        "--seats",
-        metavar="N",
-        help="Truco: seats at a table, 2, 4 or 6 (ruling R2). Ruff: 4, 3 or 2, with "
-        "--form single only (F1).",
-    ),
-]
-FormO = Annotated[
-    str,
-    typer.Option(
-        "--form",
-        metavar="double|single",
-        help="Ruff: partnerships at 4 seats (double) or every seat for itself (F1).",
-    ),
-]
-AltDealsO = Annotated[
-    bool,
-    typer.Option(
-        "--alt-deals",
-        metavar=FLAG,
-        help="Ruff: the seed's alternative deals, 16 cards each at 3 seats, 24 at 2 (F2).",
-    ),
-]
-PointsO = Annotated[
-    int,
-    typer.Option("--points", metavar="N", help="Truco: the game is to 30 or 15 points (R11)."),
-]
-ScoringO = Annotated[
-    ScoringOpt | None,
-    typer.Option(
-        "--scoring",
-        help="Truf: classic scoring method (ruling C13). [default: 1]",
-        show_default=False,
-    ),
-]
-MultO = Annotated[
-    int | None,
-    typer.Option(
-        "--multiplier",
-        min=1,
-        metavar="N",
-        help="Truf: multiplier of scoring methods 3 and 2+3 (C13). [default: 2]",
-        show_default=False,
-    ),
-]
-DealsO = Annotated[
-    int,
-    typer.Option(
-        "--deals",
-        min=0,
-        metavar="N",
-        help="Truf: deals per match; 0 = the variant's default (13 classic, 6 target).",
-    ),
-]
 DealsFileO = Annotated[
     Path | None,
     typer.Option(
         "--deals-file",
         metavar="FILE",
-        help="Play these deals (Truco: these hands; JSON Lines, see docs/results.md).",
+        help="Play these deals first (Truf and Ruff and Trump: deals; Truco: hands), one "
+        "JSON object per line: see docs/results.md.",
     ),
 ]
 SeedO = Annotated[
@@ -374,52 +298,16 @@ ListenO = Annotated[
 ]
 
 
-def _game_options(
-    ctx: typer.Context, game: str, seats: int, points: int, form: str, alt_deals: bool
-) -> dict[str, Any]:
-    """The RunConfig fields of the game choice. An option of another game given on the
-    command line is refused, with the reason, before anything is written, and so is a
-    combination of options the game's rules refuse."""
-    entry = game_entry(game)
-    given = {
-        max(p.opts, key=len)
-        for p in ctx.command.params
-        if (source := ctx.get_parameter_source(p.name or "")) and source.name == "COMMANDLINE"
-    }
-    for other in REGISTRY.values():
-        for option in sorted(given & set(other.options) - set(entry.options)):
-            raise ConfigError(
-                f"{option} is a {other.title} option; a {entry.title} tournament "
-                f"(--game {entry.name}) does not take it"
-            )
-    if entry.name == "ruff":
-        _check_ruff_options(form, "--seats" in given)
-    return {
-        "game": entry.name,
-        "seats": seats,
-        "points": points,
-        "form": form,
-        "alt_deals": alt_deals,
-    }
-
-
-def _check_ruff_options(form: str, seats_given: bool) -> None:
-    """ruling F1: the double form is four seats; --seats chooses the single form's."""
-    if form not in ("double", "single"):
-        raise ConfigError(f"--form must be double or single, not {form!r} (ruling F1)")
-    if form == "double" and seats_given:
-        raise ConfigError(
-            "--seats applies to --form single only: the double form is always four seats "
-            "in two partnerships (ruling F1)"
-        )
+def _game(game: str, given: dict[str, Any]) -> dict[str, Any]:
+    """The RunConfig fields of the game and its options (``given``: those on the command
+    line), checked in one place (``option_values``): another game's option, a value the
+    game does not take, or values its rules refuse together are refused before anything
+    is written."""
+    return option_values(game, given)
 
 
 def _common(
     rounds: int,
-    variant: VariantOpt,
-    scoring: ScoringOpt | None,
-    multiplier: int | None,
-    deals: int,
     deals_file: Path | None,
     seed: int | None,
     listen: str,
@@ -430,26 +318,9 @@ def _common(
     tls_cert: Path | None,
     tls_key: Path | None,
 ) -> dict[str, Any]:
-    """The RunConfig fields that `tournament` and `serve` share, from their options.
-    A scoring option that cannot apply is refused rather than silently ignored."""
-    if variant is VariantOpt.target and (scoring is not None or multiplier is not None):
-        given = "--scoring" if scoring is not None else "--multiplier"
-        raise ConfigError(
-            f"{given} applies to the classic variant only (ruling C13); "
-            "the target variant scores by T6"
-        )
-    if multiplier is not None and scoring not in (ScoringOpt.three, ScoringOpt.two_three):
-        method = scoring.value if scoring is not None else "1 (the default)"
-        raise ConfigError(
-            f"--multiplier applies to scoring methods 3 and 2+3 (ruling C13), "
-            f"not to method {method}"
-        )
+    """The RunConfig fields that `tournament` and `serve` share, from their options."""
     return {
         "rounds": rounds,
-        "variant": variant.value,
-        "scoring": (scoring or ScoringOpt.one).value,
-        "multiplier": 2 if multiplier is None else multiplier,
-        "deals": deals,
         "deals_file": str(deals_file) if deals_file else None,
         "seed": seed,
         "listen": listen,
@@ -462,21 +333,14 @@ def _common(
     }
 
 
-@app.command()
+@app.command(cls=GameCommand)
+@with_game_options
 def tournament(
     ctx: typer.Context,
     *,
     rounds: RoundsOpt = 100,
     bots: BotsOpt = None,
     game: GameO = "truf",
-    seats: SeatsO = 4,
-    points: PointsO = 30,
-    form: FormO = "double",
-    alt_deals: AltDealsO = False,
-    variant: VariantO = VariantOpt.classic,
-    scoring: ScoringO = None,
-    multiplier: MultO = None,
-    deals: DealsO = 0,
     deals_file: DealsFileO = None,
     seed: SeedO = None,
     results: ResultsO = None,
@@ -537,9 +401,10 @@ def tournament(
             "--ray may be added.",
         ),
     ] = None,
+    game_options: dict[str, Any],
 ) -> None:
     """Run a round-robin tournament of the bundled (or given) bots and print the leaderboard."""
-    from arena.parallel import PlayOptions
+    from arena.play.runners import PlayOptions
 
     directory = resume or results or default_results_dir()
     play = PlayOptions(workers, ray, str(ray_working_dir) if ray_working_dir else None)
@@ -564,7 +429,7 @@ def tournament(
                 _refuse_network_options(
                     listen, decision_timeout, time_bank, grace, tls_cert, tls_key
                 )
-            chosen = _game_options(ctx, game, seats, points, form, alt_deals)
+            chosen = _game(game, game_options)
             specs = parse_bots(bots) if bots else list(game_entry(game).default_entrants(chosen))
             config = RunConfig(
                 bots=specs,
@@ -573,7 +438,7 @@ def tournament(
                 duplicate=duplicate,
                 until_settled=until_settled,
                 **chosen,
-                **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
+                **_common(rounds, deals_file, seed, listen,
                           decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
             )  # fmt: skip
             check_fresh(directory)
@@ -702,7 +567,7 @@ def run_tournament(
 ) -> None:
     """Play the run (``fresh``: a new one, else a resumed one) and show its leaderboard
     (``play``: where an in-process run plays its matches; None: one process per core)."""
-    from arena.parallel import PlayOptions
+    from arena.play.runners import PlayOptions
 
     play = play or PlayOptions()
     plan = make_plan(config, secret=secret)
@@ -737,13 +602,13 @@ def run_tournament(
             f"{dealt} · results in {escape(str(directory))}",
             highlight=False,
         )
-        from arena.live import LiveDisplay
+        from arena.report.live import LiveDisplay
 
         display = LiveDisplay(out, total, plan.entrants, done=len(skip))
         display.ratings.rate_all(done)
         if config.transport == "in-process":
-            from arena.loading import BotErrorReport
-            from arena.tournament import run_in_process
+            from arena.play.loading import BotErrorReport
+            from arena.play.tournament import run_in_process
 
             with display if not quiet else _Null():
                 run_in_process(
@@ -823,8 +688,8 @@ class _Null:
 
 
 def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None:
-    from arena.console import leaderboard_table
-    from arena.leaderboard import build_leaderboard, write_csv, write_json
+    from arena.report.console import leaderboard_table
+    from arena.standings.leaderboard import build_leaderboard, write_csv, write_json
 
     records = finished_matches(directory)
     rows = build_leaderboard(records, entrants, game=load_config(directory).game)
@@ -837,7 +702,7 @@ def show_leaderboard(directory: Path, entrants: list[str] | None = None) -> None
 
 def _write_report(directory: Path) -> None:
     """The run's HTML report; the run's results stand without it, so a failure warns."""
-    from arena.report import write_report
+    from arena.report.html import write_report
 
     try:
         out.print(f"report: {write_report(directory)}", markup=False, highlight=False)
@@ -845,7 +710,8 @@ def _write_report(directory: Path) -> None:
         err.print(f"[yellow]warning[/]: no report: {escape(str(exc))}", highlight=False)
 
 
-@app.command()
+@app.command(cls=GameCommand)
+@with_game_options
 def serve(
     ctx: typer.Context,
     *,
@@ -878,14 +744,6 @@ def serve(
     ] = False,
     rounds: RoundsOpt = 100,
     game: GameO = "truf",
-    seats: SeatsO = 4,
-    points: PointsO = 30,
-    form: FormO = "double",
-    alt_deals: AltDealsO = False,
-    variant: VariantO = VariantOpt.classic,
-    scoring: ScoringO = None,
-    multiplier: MultO = None,
-    deals: DealsO = 0,
     deals_file: DealsFileO = None,
     seed: SeedO = None,
     results: ResultsO = None,
@@ -901,6 +759,7 @@ def serve(
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", metavar=FLAG, help="No live display.")
     ] = False,
+    game_options: dict[str, Any],
 ) -> None:
     """Host a referee for external bots: wait for N to connect, then run the tournament."""
     from arena.referee.host import serve_tournament
@@ -913,8 +772,8 @@ def serve(
             external=True,
             duplicate=duplicate,
             until_settled=until_settled,
-            **_game_options(ctx, game, seats, points, form, alt_deals),
-            **_common(rounds, variant, scoring, multiplier, deals, deals_file, seed, listen,
+            **_game(game, game_options),
+            **_common(rounds, deals_file, seed, listen,
                       decision_timeout, time_bank, grace, strikes, tls_cert, tls_key),
         )  # fmt: skip
         tokens = None
@@ -1008,8 +867,8 @@ def bot(
         typer.Option("--tls-ca", metavar="CERT", help="Connect with TLS, trusting this PEM."),
     ] = None,
 ) -> None:
-    """Run one bot against a referee (what `python -m bots.NAME --connect` does)."""
-    from arena.run import load_bot
+    """Run one bot against a referee (what `python -m bots.GAME.NAME --connect` does)."""
+    from arena.play.run import load_bot
     from arena.sdk import BotRejected, read_ca, run
     from bots import EXTERNAL
 
@@ -1056,8 +915,8 @@ def check(
     ] = "truf",
 ) -> None:
     """Wait for one bot, play it through the rules' edge cases and report every problem."""
-    from arena.check import run_check
-    from arena.signals import run_async
+    from arena.play.signals import run_async
+    from arena.referee.check import run_check
 
     try:
         check_listen(listen)
@@ -1134,8 +993,14 @@ def leaderboard(
     ] = Format.table,
 ) -> None:
     """Re-render a saved leaderboard from a results directory."""
-    from arena.console import leaderboard_table
-    from arena.leaderboard import build_leaderboard, load_matches, to_csv, to_json, to_markdown
+    from arena.report.console import leaderboard_table
+    from arena.standings.leaderboard import (
+        build_leaderboard,
+        load_matches,
+        to_csv,
+        to_json,
+        to_markdown,
+    )
 
     try:
         matches_path = directory / "matches.jsonl"
@@ -1171,7 +1036,7 @@ def report(
 ) -> None:
     """Write DIR/report.html: leaderboard, rating charts, head to head, per-entrant
     statistics, faults and a replay viewer, in one file that opens offline."""
-    from arena.report import write_report
+    from arena.report.html import write_report
 
     try:
         path = write_report(directory)
@@ -1189,11 +1054,10 @@ def verify(
 ) -> None:
     """Replay every logged deal through the engine and check each result against the rulings;
     where the run's secret (or --seed) is known, check that it deals the logged hands."""
-    from arena.games import record_game
-    from arena.replaycheck import ReplayMismatch
-    from arena.results import REPLAYS, read_jsonl_numbered
-    from arena.seeding import deal_key
-    from arena.truf.replay import group_by_match
+    from arena.core.replaycheck import ReplayMismatch, group_by_match
+    from arena.core.seeding import deal_key
+    from arena.games.registry import record_game
+    from arena.standings.results import REPLAYS, read_jsonl_numbered
 
     try:
         if not directory.is_dir():
@@ -1232,11 +1096,12 @@ def verify(
 
 
 def _check_match_lines(directory: Path, lines: Any) -> int:
-    """matches.jsonl's places and disqualifications (``arena.matchcheck``); 0 without it."""
-    from arena.leaderboard import ResultsError, load_matches
-    from arena.matchcheck import check_disqualifications, check_places
-    from arena.results import MATCHES
-    from arena.truf.replay import group_by_match
+    """matches.jsonl's places and disqualifications (``arena.standings.matchcheck``); 0
+    without it."""
+    from arena.core.replaycheck import group_by_match
+    from arena.standings.leaderboard import ResultsError, load_matches
+    from arena.standings.matchcheck import check_disqualifications, check_places
+    from arena.standings.results import MATCHES
 
     path = directory / MATCHES
     if not path.exists():
@@ -1260,7 +1125,7 @@ def _known_secret(directory: Path) -> str | None:
 
 
 def main() -> None:
-    stop_on_sigterm()  # as Ctrl-C, even where SIGINT is ignored (arena.signals)
+    stop_on_sigterm()  # as Ctrl-C, even where SIGINT is ignored (arena.play.signals)
     app()
 
 

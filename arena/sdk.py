@@ -31,15 +31,15 @@ import time
 import traceback
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, cast
+from typing import Any
 
 import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import Bot, call_hook, has_hook
-from arena.botgames import declared_games
-from arena.truf.view import SeatView
-from arena.wire.codecs import BRANCHES, CODECS, NOT_AN_ACTION
+from arena.games.codecs import BRANCHES, CODECS
+from arena.play.botgames import declared_games
+from arena.wire.codecs import NOT_AN_ACTION
 from arena.wire.pbwire import lite_class
 
 PROTOCOL_VERSION = 1
@@ -111,13 +111,13 @@ def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
         seat=request.seat,
     )
     try:
-        # A WireView has SeatView's fields, methods and equality (not its class).
-        choice = bot.act(cast(SeatView, view), legal)
+        # A WireView has the game's view's fields, methods and equality (not its class).
+        choice = bot.act(view, legal)
     except Exception as exc:  # the author's bug: show it, and say so to the referee
         _log(f"act() raised on request {request.request_id}; telling the referee it failed:")
         traceback.print_exc()
         return failed(msg, f"{type(exc).__name__}: {exc}")
-    if type(choice) is int:  # as in-process: True is no index (arena.tournament.fault_kind)
+    if type(choice) is int:  # as in-process: True is no index (arena.play.tournament.fault_kind)
         # Outside the uint32 range (a negative index): the referee refuses it as outside
         # the legal list, as in-process.
         ans.index = choice if 0 <= choice <= MAX_INDEX else MAX_INDEX
@@ -408,8 +408,8 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
             "module:Class must list it in its games (default: a bundled truf bot)",
         )
     args = parser.parse_args(argv)
-    from arena.botgames import check_plays
-    from arena.loading import BotLoadError, instantiate, load_class, split_options
+    from arena.play.botgames import check_plays
+    from arena.play.loading import BotLoadError, instantiate, load_class, split_options
 
     try:
         spec = (
@@ -417,19 +417,22 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
         )
         options: dict[str, str] = {}
         if bot_class is None:
-            from bots import bundled_module, bundled_names
+            from bots import bundled_module, bundled_names, games_with_bot
 
             base, options = split_options(spec)
             game = args.game or "truf"
             module = base if ":" in base else bundled_module(base, game)
             if module is None:
+                others = [g for g in games_with_bot(base) if g != game]
+                hint = f" ({base} is a bundled bot of --game {others[0]})" if others else ""
                 raise BotLoadError(
                     f"unknown {game} bot {spec!r}; bundled bots: "
-                    f"{', '.join(bundled_names(game))}, or give a Python class as module:Class"
+                    f"{', '.join(bundled_names(game))}, or give a Python class as "
+                    f"module:Class{hint}"
                 )
             bot_class = load_class(module if ":" in module else f"{module}:Bot")
         bot = instantiate(bot_class, args.seed, spec, options)
-        if getattr(args, "game", None):  # as in-process play checks it (arena.botgames)
+        if getattr(args, "game", None):  # as in-process play checks it (arena.play.botgames)
             check_plays(bot, args.game, spec)
     except BotLoadError as exc:
         _log(f"error: {exc}")

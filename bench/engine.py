@@ -4,12 +4,12 @@ Two measurements in one run, on one core:
 
 * ``baseline``: a bare pure-Python loop that deals (with the C2 redeal), bids and plays
   random legal cards, with plain lists of (rank, suit) cards, no views and no logs.
-* ``engine``: four random bots through ``arena.tournament.play_match``: a seat view for
+* ``engine``: four random bots through ``arena.play.tournament.play_match``: a seat view for
   every decision, the sorted legal list, rule checks on every answer, events, and
   the replay record of every deal.
 
 Both run under the garbage-collector settings of ``arena tournament``
-(``arena.run.tune_gc``).
+(``arena.play.run.tune_gc``).
 
 Run: ``python bench/engine.py [--deals N]``. The last line is ``deals/s: N`` (the engine).
 
@@ -33,12 +33,12 @@ import os
 import random
 import time
 
-from arena.games import Game, TrufGame, make_game
-from arena.ruff.rules import Form, RuffRules
-from arena.run import tune_gc
-from arena.tournament import MatchContext, play_match
-from arena.truco.rules import TrucoRules
-from arena.truf.rules import TrufRules
+from arena.games.registry import Game, TrufGame, make_game
+from arena.games.ruff.rules import Form, RuffRules
+from arena.games.truco.rules import TrucoRules
+from arena.games.truf.rules import TrufRules
+from arena.play.run import tune_gc
+from arena.play.tournament import MatchContext, play_match
 from bots.random import RandomBot
 
 RANKS = "23456789TJQKA"

@@ -89,13 +89,13 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.core.seeding import seeded_secret
+from arena.play.run import RunConfig, make_plan, tune_gc
 from arena.referee.edge import start_edge
 from arena.referee.host import bot_command, run_schedule, wait_for_entrants
 from arena.referee.limits import Limits
 from arena.referee.server import Entrant, Referee, start_server
-from arena.results import ResultsWriter
-from arena.run import RunConfig, make_plan, tune_gc
-from arena.seeding import seeded_secret
+from arena.standings.results import ResultsWriter
 from arena.wire.pbwire import tag, uv
 
 ROOT = Path(__file__).resolve().parents[1]

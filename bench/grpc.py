@@ -38,15 +38,15 @@ from pathlib import Path
 import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
+from arena.core.seeding import seeded_secret
+from arena.games.truf import wire as truf_wire
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.state import TrufMatch
+from arena.play.run import RunConfig, make_plan, tune_gc
 from arena.referee.host import BOT_CAPACITY, MAX_TABLES, run_hosted_tournament
 from arena.referee.server import Outbox, start_server
-from arena.results import ResultsWriter
-from arena.run import RunConfig, make_plan, tune_gc
 from arena.sdk import RequestLite, play_stream
-from arena.seeding import seeded_secret
-from arena.truf.rules import TrufRules
-from arena.truf.state import TrufMatch
-from arena.wire import truf as truf_wire
+from arena.standings.results import ResultsWriter
 
 CLIENTS = 4
 

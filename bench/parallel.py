@@ -32,11 +32,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from arena.bot import Bot
-from arena.parallel import ProcessRunner
-from arena.results import ResultsWriter
-from arena.run import RunConfig, load_bots, make_plan, tune_gc
-from arena.seeding import seeded_secret
-from arena.tournament import MatchRunner, SerialRunner, TournamentPlan, run_in_process
+from arena.core.seeding import seeded_secret
+from arena.play.parallel import ProcessRunner
+from arena.play.run import RunConfig, load_bots, make_plan, tune_gc
+from arena.play.tournament import MatchRunner, SerialRunner, TournamentPlan, run_in_process
+from arena.standings.results import ResultsWriter
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = ("replays.jsonl", "matches.jsonl")
@@ -114,7 +114,7 @@ def main() -> None:
         print(f"workers {n} / workers 1: {many / one:.2f}  (goal on 2 cores: >= 1.8)")
         if args.no_ray:
             return
-        from arena.cluster import RayRunner, connect, import_ray
+        from arena.play.cluster import RayRunner, connect, import_ray
 
         connect("local", ROOT, num_cpus=n)
         try:

@@ -2,7 +2,7 @@
 
 For each variant it runs ``arena tournament --in-process`` (seeded, so it can be
 repeated) and reports the leaderboard's order and, for pimc against each other bot, the
-leaderboard's own probability that pimc is the better player (``arena.ratings.
+leaderboard's own probability that pimc is the better player (``arena.standings.ratings.
 prob_better``: its skill is the higher, given both ratings), and beside it TrueSkill's
 chance that pimc finishes above the other in one match (with the performance noise beta).
 Issue 19's goal: pimc first, with P(better than tracker) >= 0.95, in both variants, over
@@ -22,8 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from arena.leaderboard import read_leaderboard_json
-from arena.ratings import DEFAULT_PARAMS, Rating, prob_better
+from arena.standings.leaderboard import read_leaderboard_json
+from arena.standings.ratings import DEFAULT_PARAMS, Rating, prob_better
 
 OPPONENTS = ("tracker", "planner", "greedy")
 

@@ -11,7 +11,7 @@ through the arena's own plan and runner, and kept under ``results/bench-ratings/
 ignores ``results/``), so a second run only re-rates. The true order comes from one long
 tournament per variant (``--truth-rounds``), cached there too: the order of its
 leaderboard, which must agree with its score per deal (the bench says so if not). The
-methods are ``RatingParams`` of ``arena.ratings`` (what the leaderboard sorts by,
+methods are ``RatingParams`` of ``arena.standings.ratings`` (what the leaderboard sorts by,
 μ − 3σ) and, for reference, score per deal. The last lines check ``--until-settled``:
 across seeds, the order at the stop must be the true one at least 95% of the time
 (``Ratings.settled``, as the CLI stops).
@@ -32,15 +32,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from arena.ratings import (  # noqa: E402
+from arena.core.seeding import seeded_secret  # noqa: E402
+from arena.play.run import RunConfig, load_bots, make_plan  # noqa: E402
+from arena.play.tournament import run_in_process  # noqa: E402
+from arena.standings.ratings import (  # noqa: E402
     DEFAULT_PARAMS,
     RatingParams,
     Ratings,
     match_order,
 )
-from arena.run import RunConfig, load_bots, make_plan  # noqa: E402
-from arena.seeding import seeded_secret  # noqa: E402
-from arena.tournament import run_in_process  # noqa: E402
 
 CACHE = ROOT / "results" / "bench-ratings"
 CHECKPOINTS = (5, 10, 16, 20, 40, 80)  # 16 and 20: the goals in target and classic

@@ -38,12 +38,12 @@ import time
 from collections import deque
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
-from arena.games import TrufGame
+from arena.games.registry import TrufGame
+from arena.games.truf.rules import TrufRules
+from arena.play.run import tune_gc
+from arena.play.tournament import MatchContext
 from arena.referee.server import Connection, Entrant, Referee, _parse
 from arena.referee.table import play_remote_match
-from arena.run import tune_gc
-from arena.tournament import MatchContext
-from arena.truf.rules import TrufRules
 
 SEATS = 4
 

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the
 
 import browser  # noqa: E402
 
-from arena.report import write_report  # noqa: E402
+from arena.report.html import write_report  # noqa: E402
 
 
 def play(rounds: int, directory: Path) -> None:

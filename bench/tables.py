@@ -30,11 +30,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from arena.core.seeding import bot_seed, seeded_secret
+from arena.play.run import RunConfig, make_plan, tune_gc
 from arena.referee.host import Launched, bot_command, run_schedule, wait_for_entrants
 from arena.referee.server import Referee, start_server
-from arena.results import ResultsWriter
-from arena.run import RunConfig, make_plan, tune_gc
-from arena.seeding import bot_seed, seeded_secret
+from arena.standings.results import ResultsWriter
 
 BOTS = 4
 

@@ -12,9 +12,9 @@ import argparse
 import math
 import time
 
-from arena.games import make_game
-from arena.tournament import MatchContext, play_match
-from arena.truco.rules import TrucoRules
+from arena.games.registry import make_game
+from arena.games.truco.rules import TrucoRules
+from arena.play.tournament import MatchContext, play_match
 from bots.truco import BUNDLED, bot_class
 
 

@@ -1,5 +1,7 @@
-"""The bundled bots. Each is a module ``bots.<name>`` with a ``Bot`` class, and a program:
-``python -m bots.<name> --connect HOST:PORT``.
+"""The bundled bots: one package per game, ``bots/<game>/`` (``bots/truf``, ``bots/truco``,
+``bots/ruff``), whose ``MODULES`` names each of its bots' modules, plus ``bots.random``,
+which plays every game. Each bot is a module with a ``Bot`` class, and a program:
+``python -m bots.truf.greedy --connect HOST:PORT`` (``python -m bots.random ...``).
 
 Bundled bots in other languages live in ``bots/<name>/`` and are listed in ``EXTERNAL``:
 they are programs of their own, so they play over gRPC only (the referee launches them
@@ -8,51 +10,52 @@ in a hosted tournament, ``arena tournament --bots js,...``), never ``--in-proces
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-BUNDLED = ("random", "greedy", "planner", "tracker")  # Truf's heuristic bots, weakest first
-# Truf's search bots: stronger, and slower (a time budget per decision; see bots/pimc.py).
-SEARCH = ("pimc",)
+HERE = Path(__file__).resolve().parent
+
+
+def bot_games() -> tuple[str, ...]:
+    """The games with bundled Python bots: each has a package ``bots.<game>`` whose
+    ``MODULES`` maps its bots' names to their modules."""
+    return tuple(sorted(p.parent.name for p in HERE.glob("*/__init__.py") if p.parent.name != "js"))
 
 
 def bundled_bots(game: str = "truf") -> dict[str, str]:
     """The bundled Python bots of ``game``: name -> the module whose ``Bot`` class it is
-    (a program too: ``python -m MODULE --connect HOST:PORT``). Empty for a game with none."""
-    if game == "truco":
-        from bots.truco import MODULES
-
-        return dict(MODULES)
-    if game == "ruff":
-        from bots.ruff import MODULES as RUFF_MODULES
-
-        return dict(RUFF_MODULES)
-    if game == "truf":
-        return {name: f"bots.{name}" for name in BUNDLED + SEARCH}
-    return {}
-
-
-HERE = Path(__file__).resolve().parent
+    (a program too: ``python -m MODULE --connect HOST:PORT``). Empty for a game with none.
+    Read from ``bots.<game>.MODULES``, imported by name: this catalogue imports no bot."""
+    if game not in bot_games():
+        return {}
+    return dict(importlib.import_module(f"bots.{game}").MODULES)
 
 
 def bundled_module(spec: str, game: str = "truf") -> str | None:
     """The module of the bundled Python bot ``spec`` for ``game`` (its program is
     ``python -m MODULE``), or None. A Truco bot is named plainly in a Truco tournament
     (``basic``) or anywhere as ``truco.basic``: ``python -m bots.truco.basic`` (a Ruff bot
-    likewise, ``ruff.sharp``); ``random``
+    likewise, ``ruff.sharp``; a Truf bot ``truf.greedy``); ``random``
     (``bots.random``) plays every game."""
-    for prefix in ("truco", "ruff"):
-        if spec.startswith(prefix + "."):
-            game, spec = prefix, spec.removeprefix(prefix + ".")
+    prefix, dot, name = spec.partition(".")
+    if dot and prefix in bot_games():
+        game, spec = prefix, name
     return bundled_bots(game).get(spec)
 
 
 def bundled_names(game: str = "truf") -> tuple[str, ...]:
     """The bundled Python bots of ``game``, by the names ``bundled_module`` takes."""
     return tuple(bundled_bots(game))
+
+
+def games_with_bot(name: str) -> tuple[str, ...]:
+    """The games that have a bundled Python bot called ``name`` (for a hint when it is
+    named in a tournament of another game)."""
+    return tuple(game for game in bot_games() if name in bundled_bots(game))
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import random as _random
 from collections.abc import Sequence
+from typing import Any
 
 from arena.bot import BaseBot
-from arena.truf.actions import Action
-from arena.truf.view import SeatView
 
 
 class Bot(BaseBot):
@@ -23,7 +22,7 @@ class Bot(BaseBot):
         self.seed = seed
         self._rngs: dict[tuple[str, int], _random.Random] = {}
 
-    def act(self, view: SeatView, legal: Sequence[Action]) -> Action | int:
+    def act(self, view: Any, legal: Sequence[Any]) -> Any:
         key = (view.match_id, view.seat)
         rng = self._rngs.get(key)
         if rng is None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.bot import BaseBot
-from arena.truf.actions import PLAYS, Action, Play
-from arena.truf.view import SeatView
+from arena.games.truf.actions import PLAYS, Action, Play
+from arena.games.truf.view import SeatView
 
 
 class Broken(BaseBot):

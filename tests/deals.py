@@ -22,12 +22,12 @@ from typing import Any, TypeVar
 
 import pytest
 
-from arena.cards import CARDS, Card
-from arena.truf import events as ev
-from arena.truf.actions import BIDS, MODES, PLAYS, Action, Declare, Mode, declare
-from arena.truf.errors import RuleError
-from arena.truf.rules import TrufRules, Variant
-from arena.truf.state import DealSpec, TrufMatch
+from arena.core.cards import CARDS, Card
+from arena.games.truf import events as ev
+from arena.games.truf.actions import BIDS, MODES, PLAYS, Action, Declare, Mode, declare
+from arena.games.truf.errors import RuleError
+from arena.games.truf.rules import TrufRules, Variant
+from arena.games.truf.state import DealSpec, TrufMatch
 
 RANKS = "23456789TJQKA"
 E = TypeVar("E")

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from arena.cards import CARDS, Card
-from arena.ruff.deal import DealSpec
-from arena.ruff.rules import RuffRules
-from arena.ruff.state import RuffMatch
+from arena.core.cards import CARDS, Card
+from arena.games.ruff.deal import DealSpec
+from arena.games.ruff.rules import RuffRules
+from arena.games.ruff.state import RuffMatch
 
 
 def cards(text: str) -> list[Card]:
@@ -44,7 +44,7 @@ def match(rules: RuffRules, *specs: DealSpec) -> RuffMatch:
 
 def announce_all(m: RuffMatch, numbers: dict[int, int] | None = None) -> None:
     """Every seat announces, from eldest: ``numbers[seat]`` or its true ruff."""
-    from arena.ruff.actions import Announce
+    from arena.games.ruff.actions import Announce
 
     numbers = numbers or {}
     for _ in range(m.num_seats):

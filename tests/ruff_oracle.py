@@ -35,7 +35,7 @@ Checks about the shape of the files (docs/results.md, the Ruff section) are name
 Why it is independent: it was written from the seed text
 (shared/seeds/004_cfdd40a86feda7a9.txt), the rulings (shared/spec/ruff-rulings.md, F1..F11),
 docs/rules.md ("Ruff house choices") and docs/results.md, without the engine's logic
-(arena/ruff/). It imports nothing from ``arena``: only the game-neutral reading helpers of
+(arena/games/ruff/). It imports nothing from ``arena``: only the game-neutral reading helpers of
 the Truf oracle (tests/rules_oracle.py: ``load_jsonl`` and the fault columns), which imports
 nothing from ``arena`` either. When it disagrees with the engine, settle it from the
 rulings, never by copying the engine.

@@ -1,5 +1,5 @@
 """Ruff and Trump bots on the raw generated stub, written from the proto alone
-(ruff.proto's messages and comments, no arena.wire, no arena.ruff): what a bot in
+(ruff.proto's messages and comments, no arena.wire, no arena.games.ruff): what a bot in
 another language does. Used by tests/test_ruff_grpc.py, each in a thread against an
 in-process referee."""
 

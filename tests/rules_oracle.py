@@ -16,7 +16,7 @@ disqualifications). It returns a list of ``Finding``:
 
 Why it is independent: it was written only from the rule texts (shared/seeds/000_*.txt for
 classic, 002_*.txt for target), the rulings (shared/spec/truf-rulings.md) and
-docs/results.md, without reading the engine (arena/truf/). It imports nothing from
+docs/results.md, without reading the engine (arena/games/truf/). It imports nothing from
 ``arena``, so an engine bug cannot reappear here through shared code or a shared reading:
 tests/test_rules_oracle.py plays tournaments and holds the engine's logs to it (a
 differential test). Keep it that way: when it disagrees with the engine, settle the
@@ -300,7 +300,7 @@ def place_findings(m: dict[str, Any], raw: list[int]) -> list[str]:
     oracle), and its ``ranks`` against the places of docs/results.md ("Places"): every
     disqualified or forfeiting seat below every other; a place is 1 + the sides strictly
     ahead, a side being one team's seats that did not offend, or those that did.
-    Written from the doc, not from arena.places."""
+    Written from the doc, not from arena.standings.places."""
     findings: list[str] = []
     if m.get("raw_ranks") != raw:
         findings.append(f"raw_ranks {m.get('raw_ranks')!r}, expected {raw}")

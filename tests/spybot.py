@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from arena.bot import BaseBot
-from arena.truf.actions import Action
-from arena.truf.replay import bid_to_json
-from arena.truf.view import SeatView
+from arena.games.truf.actions import Action
+from arena.games.truf.record import bid_to_json
+from arena.games.truf.view import SeatView
 
 
 def view_to_json(view: SeatView) -> dict[str, Any]:

@@ -35,18 +35,18 @@ from test_hostile import Sleeper
 from test_rules_oracle import audit_outcomes
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
-from arena.faults import FaultKind
-from arena.games import make_game
+from arena.games.registry import make_game
+from arena.games.truf import wire as truf_wire
+from arena.games.truf.replay import replay_match
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.view import SeatView
+from arena.play.faults import FaultKind
+from arena.play.run import issue_tokens
+from arena.play.tournament import MatchContext
 from arena.referee import server as referee_server
 from arena.referee.host import wait_for_entrants
 from arena.referee.server import Entrant
 from arena.referee.table import BotFault
-from arena.run import issue_tokens
-from arena.tournament import MatchContext
-from arena.truf.replay import replay_match
-from arena.truf.rules import TrufRules
-from arena.truf.view import SeatView
-from arena.wire import truf as truf_wire
 from arena.wire.pbwire import uv
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,20 +10,21 @@ from typing import Any
 import pytest
 
 from arena.bot import BaseBot
-from arena.cards import VALUES
-from arena.games import make_game
-from arena.tournament import MatchContext, MatchOutcome, play_match
-from arena.truf.actions import Action, Bid, ChooseMode, Declare, DeclareOp, Play
-from arena.truf.rules import TrufRules, Variant
-from arena.truf.state import TrufMatch
-from bots import BUNDLED
+from arena.core.cards import VALUES
+from arena.games.registry import make_game
+from arena.games.truf.actions import Action, Bid, ChooseMode, Declare, DeclareOp, Play
+from arena.games.truf.rules import TrufRules, Variant
+from arena.games.truf.state import TrufMatch
+from arena.play.tournament import MatchContext, MatchOutcome, play_match
+from bots import bundled_module
+from bots.truf import BUNDLED
 
 VARIANTS = ("classic", "target")
 NAMES = ["a", "b", "c", "d"]
 
 
 def make_bot(name: str, seed: str = "0") -> BaseBot:
-    bot: BaseBot = importlib.import_module(f"bots.{name}").Bot(seed=seed)
+    bot: BaseBot = importlib.import_module(bundled_module(name) or name).Bot(seed=seed)
     return bot
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.cards import CARD_SLICES, CARDS, Card, cards_of, mask_of
-from arena.truf.actions import BID_SLICES, BIDS, PLAY_SLICES, PLAYS
+from arena.core.cards import CARD_SLICES, CARDS, Card, cards_of, mask_of
+from arena.games.truf.actions import BID_SLICES, BIDS, PLAY_SLICES, PLAYS
 
 
 @settings(max_examples=500, deadline=None, derandomize=True)

@@ -41,7 +41,7 @@ def check(bot: list[str], *extra: str) -> tuple[int, str, str]:
 
 
 def test_a_good_bot_passes_every_check() -> None:
-    code, out, log = check(["bots.greedy"])
+    code, out, log = check(["bots.truf.greedy"])
     assert code == 0, out
     for case in ("void in the led suit", "trump not yet broken", "only trumps in hand",
                  "face-down trump lead", "a total of exactly 13", "a bid of 0 shifted to -1",

@@ -11,12 +11,12 @@ from typing import Any
 
 import pytest
 
-from arena.cards import CARDS, Rank
-from arena.check_ruff import CASES, find_cases
-from arena.check_ruff import check_bot as check_ruff_bot
+from arena.core.cards import CARDS, Rank
+from arena.games.ruff.actions import Play
+from arena.games.ruff.check import CASES, find_cases
+from arena.games.ruff.check import check_bot as check_ruff_bot
+from arena.games.ruff.state import Phase
 from arena.referee.table import BotFault
-from arena.ruff.actions import Play
-from arena.ruff.state import Phase
 from bots.ruff.sharp import Bot as Sharp
 
 

@@ -71,7 +71,7 @@ def test_an_unknown_bot_over_grpc_is_refused_before_anything_starts(
 def test_a_bot_module_in_the_current_folder_passes_the_name_check(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from arena.run import check_bot_names
+    from arena.play.run import check_bot_names
 
     (tmp_path / "mybot_startup.py").write_text("class Bot: ...\n")
     monkeypatch.chdir(tmp_path)  # its own process (python -m arena.sdk) will find it here

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from arena.faults import FaultKind
+from arena.play.faults import FaultKind
 from arena.referee.server import Connection, Deadlines, Entrant, Referee
 from arena.referee.table import BotFault
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from arena.cards import CODES, cards_of
-from arena.truf.dealsfile import DealFileError, load_deals
-from arena.truf.rules import TrufRules
-from arena.truf.state import TrufMatch, deal_from_seed
+from arena.core.cards import CODES, cards_of
+from arena.games.truf.dealsfile import DealFileError, load_deals
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.state import TrufMatch, deal_from_seed
 
 
 def good_hands(seed: int) -> list[list[str]]:

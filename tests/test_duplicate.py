@@ -12,7 +12,7 @@ from test_cli import crash_after
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.results import read_jsonl
+from arena.standings.results import read_jsonl
 
 runner = CliRunner()
 FAST = ("--bots", "random,random,greedy,greedy")  # the quick bundled bots

@@ -23,9 +23,9 @@ import pytest
 from test_front_door import Flood, frame_flood, h2raw
 from test_grpc import ByIndex, Hosted, SdkThread, join_all, play_hosted_match
 
+from arena.play.run import ConfigError
 from arena.referee.edge import EdgeLimits, find_nginx, nginx_config, start_edge
 from arena.referee.limits import Limits
-from arena.run import ConfigError
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKENS = {f"tok-{i}": f"bot{i}" for i in range(4)}

@@ -15,11 +15,11 @@ import pytest
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.games import make_game
+from arena.games.registry import make_game
+from arena.play.tournament import MatchContext
 from arena.referee.host import wait_for_entrants
 from arena.referee.server import Referee, start_server
 from arena.referee.table import play_remote_match
-from arena.tournament import MatchContext
 
 Answer = Callable[[pb.DecisionRequest], pb.PlayRequest | None]
 

@@ -30,6 +30,8 @@ from test_rules_oracle import audit_outcomes
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.games.truf.replay import replay_match
+from arena.games.truf.rules import TrufRules
 from arena.referee.limits import (
     BYTE_RESERVE,
     MESSAGE_RESERVE,
@@ -38,8 +40,6 @@ from arena.referee.limits import (
     Limits,
     peer_address,
 )
-from arena.truf.replay import replay_match
-from arena.truf.rules import TrufRules
 from arena.wire.pbwire import tag, uv
 
 TOKENS = {f"tok-{i}": f"bot{i}" for i in range(4)}

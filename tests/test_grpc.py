@@ -41,21 +41,21 @@ from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
 from arena._proto.truf.arena.v1 import truf_pb2
 from arena.bot import BaseBot
-from arena.cards import CARDS
-from arena.games import make_game
+from arena.core.cards import CARDS
+from arena.games.registry import make_game
+from arena.games.truf import wire as truf_wire
+from arena.games.truf.actions import BIDS, PLAYS, Action
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.view import SeatView
+from arena.play.tournament import MatchContext, MatchOutcome, play_match
 from arena.referee import server as referee_server
 from arena.referee.host import wait_for_entrants
 from arena.referee.limits import Limits
 from arena.referee.server import Referee, start_server
 from arena.referee.table import play_remote_match
-from arena.results import read_jsonl
-from arena.tournament import MatchContext, MatchOutcome, play_match
-from arena.truf.actions import BIDS, PLAYS, Action
-from arena.truf.rules import TrufRules
-from arena.truf.view import SeatView
-from arena.wire import truf as truf_wire
-from bots.greedy import Bot as Greedy
+from arena.standings.results import read_jsonl
 from bots.random import Bot as Random
+from bots.truf.greedy import Bot as Greedy
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 120.0  # seconds any one subprocess may take before it is killed
@@ -356,7 +356,7 @@ def test_serve_runs_a_tournament_for_external_bot_processes(tmp_path: Path) -> N
         s.bot(arena_cmd("bot", "random", "--connect", s.address))
         s.bot(arena_cmd("bot", "greedy", "--connect", s.address, "--capacity", "2"))
         s.bot([sys.executable, "-m", "bots.random", "--connect", s.address, "--seed", "9"])
-        s.bot([sys.executable, "-m", "bots.tracker", "--connect", s.address])
+        s.bot([sys.executable, "-m", "bots.truf.tracker", "--connect", s.address])
         text = s.finish()
     out, bot_logs = s.out, s.bot_logs
     assert "Leaderboard · 1 matches" in text and "Traceback" not in text, text

@@ -11,14 +11,14 @@ from typing import Any
 
 import pytest
 
-from arena.games import make_game
-from arena.ruff.actions import Announce, Discard
-from arena.ruff.actions import Play as RuffPlay
-from arena.ruff.rules import Form, RuffRules
-from arena.truco.actions import QUIERO, SON_BUENAS, Declare
-from arena.truco.actions import Play as TrucoPlay
-from arena.truco.rules import TrucoRules
-from arena.truf.rules import TrufRules, Variant
+from arena.games.registry import make_game
+from arena.games.ruff.actions import Announce, Discard
+from arena.games.ruff.actions import Play as RuffPlay
+from arena.games.ruff.rules import Form, RuffRules
+from arena.games.truco.actions import QUIERO, SON_BUENAS, Declare
+from arena.games.truco.actions import Play as TrucoPlay
+from arena.games.truco.rules import TrucoRules
+from arena.games.truf.rules import TrufRules, Variant
 
 SUITS = "SHDC"
 RANKS = "23456789TJQKA"

@@ -21,12 +21,12 @@ from truco_rawbots import Caller
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import ruff_pb2 as rpb
 from arena._proto.truf.arena.v1 import truco_pb2 as tpb
-from arena.games import make_game
+from arena.games.registry import make_game
+from arena.games.ruff.rules import Form, RuffRules
+from arena.games.truco.rules import TrucoRules
+from arena.play.tournament import MatchContext
 from arena.referee.host import wait_for_entrants
 from arena.referee.table import play_remote_match
-from arena.ruff.rules import Form, RuffRules
-from arena.tournament import MatchContext
-from arena.truco.rules import TrucoRules
 
 GUIDE = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 REASONS = pb.AnswerRejected.Reason
@@ -252,7 +252,7 @@ def test_the_hello_docs_name_every_games_value_and_the_game_mismatch() -> None:
     """A bot built from the guide's Hello table, or the README's steps, says which game
     it plays: both name every registered game's value, and the guide says a referee
     refuses a bot whose games lack its own with FAILED_PRECONDITION."""
-    from arena.games import REGISTRY
+    from arena.games.registry import REGISTRY
 
     guide = GUIDE.read_text(encoding="utf-8")
     games_row = next(r for r in guide.splitlines() if r.startswith("| `games` |"))

@@ -23,12 +23,12 @@ from test_grpc import (
 from test_rules_oracle import audit_outcomes
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
-from arena.games import make_game
+from arena.games.registry import make_game
+from arena.games.truf.replay import replay_match
+from arena.games.truf.rules import TrufRules
+from arena.play.tournament import MatchContext, MatchOutcome
 from arena.referee.limits import MAX_MESSAGE_BYTES, MESSAGE_RESERVE
 from arena.referee.table import play_remote_match
-from arena.tournament import MatchContext, MatchOutcome
-from arena.truf.replay import replay_match
-from arena.truf.rules import TrufRules
 
 
 class Hostile(threading.Thread):
@@ -178,7 +178,7 @@ def test_a_bot_that_stays_away_past_the_grace_period_forfeits_what_is_left(
         assert replay_match(outcome.deals) == len(outcome.deals)
         assert outcome.record["faults"]["illegal"][:3] == [0, 0, 0]
     # For rating, a forfeit ranks below every seat that played.
-    from arena.ratings import rating_ranks
+    from arena.standings.ratings import rating_ranks
 
     assert rating_ranks(second.record)[3] == 4
     assert audit_outcomes(tmp_path / "m1", TrufRules(deals=2), [first]) == ""

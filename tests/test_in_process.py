@@ -17,15 +17,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.cards import CARDS
-from arena.faults import FaultBook, FaultKind
-from arena.games import TrufGame
-from arena.tournament import MatchContext, play_match
-from arena.truf.actions import BIDS, Action, ChooseMode, Mode, Play
-from arena.truf.errors import RuleError
-from arena.truf.replay import replay_match
-from arena.truf.rules import TrufRules
-from arena.truf.state import TrufMatch
+from arena.core.cards import CARDS
+from arena.games.registry import TrufGame
+from arena.games.truf.actions import BIDS, Action, ChooseMode, Mode, Play
+from arena.games.truf.errors import RuleError
+from arena.games.truf.replay import replay_match
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.state import TrufMatch
+from arena.play.faults import FaultBook, FaultKind
+from arena.play.tournament import MatchContext, play_match
 
 
 class Chaos:

@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from bots import bundled_module
+
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 240.0  # seconds any one subprocess may take before it is killed
 
@@ -179,7 +181,8 @@ def test_a_bot_killed_mid_tournament_forfeits_and_finishes_below_every_honest_bo
                 break
         assert address, "the referee never said where it listens"
         for name in ("tracker", "random", "greedy", "planner"):
-            cmd = [sys.executable, "-m", f"bots.{name}", "--connect", address, "--capacity", "1"]
+            cmd = [sys.executable, "-m", bundled_module(name) or name, "--connect", address,
+                   "--capacity", "1"]  # fmt: skip
             bots.append(spawn(cmd, tmp_path))
         wait_for_lines(out / "matches.jsonl", 1, serve)
         os.killpg(bots[0].pid, signal.SIGKILL)  # the tracker leaves for good

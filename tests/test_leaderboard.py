@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from arena.console import leaderboard_table
-from arena.leaderboard import (
+from arena.report.console import leaderboard_table
+from arena.standings.leaderboard import (
     COLUMNS,
     LeaderboardRow,
     ResultsError,
@@ -29,7 +29,7 @@ from arena.leaderboard import (
     write_csv,
     write_json,
 )
-from arena.ratings import Ratings, prob_better
+from arena.standings.ratings import Ratings, prob_better
 
 
 def record(
@@ -185,7 +185,7 @@ def test_a_disqualified_winner_places_last_loses_its_win_and_is_rated_last() -> 
         record("m1", 1, 1, ["cheat", "b", "c", "d"], [50, 1, 0, -1],
                disqualified=[True, False, False, False]),
     ]  # fmt: skip
-    rows = by_bot(build_leaderboard(recs))  # issue 25: one rule for places (arena.places)
+    rows = by_bot(build_leaderboard(recs))  # issue 25: one rule for places (arena.standings.places)
     assert rows["cheat"].wins == 0 and rows["cheat"].disqualified == 1
     assert rows["cheat"].avg_placement == 4 and rows["b"].wins == 1
     assert rows["cheat"].rank == 4

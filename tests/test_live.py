@@ -7,7 +7,7 @@ import io
 import pytest
 from rich.console import Console
 
-from arena.live import LiveDisplay
+from arena.report.live import LiveDisplay
 
 RECORD = {
     "match": "r0001-t01",

@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 from spybot import Spy
 
-from arena.cards import CODES, Card
-from arena.games import make_game
-from arena.tournament import MatchContext, play_match
-from arena.truf.rules import TrufRules
-from arena.truf.view import SeatView
+from arena.core.cards import CODES, Card
+from arena.games.registry import make_game
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.view import SeatView
+from arena.play.tournament import MatchContext, play_match
 
 ROOT = Path(__file__).resolve().parents[1]
 

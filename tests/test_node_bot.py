@@ -23,10 +23,10 @@ from typing import Any
 import pytest
 
 import bots
-from arena.cards import Card
+from arena.core.cards import Card
+from arena.games.truf.replay import actions_of, group_by_match, rules_of
+from arena.games.truf.state import DealSpec, TrufMatch
 from arena.referee.host import BOT_CAPACITY, HostError, bot_command, check_launchable
-from arena.truf.replay import actions_of, group_by_match, rules_of
-from arena.truf.state import DealSpec, TrufMatch
 
 ROOT = Path(__file__).resolve().parents[1]
 JS_DIR = ROOT / "bots" / "js"
@@ -117,7 +117,7 @@ def js_decisions(replays: list[dict[str, Any]]) -> list[tuple[str, int, int]]:
         specs = [
             DealSpec(
                 tuple(tuple(Card.parse(c) for c in hand) for hand in rec["hands"]),
-                # As arena.truf.replay does: C7 chooses the later dealers of seeded deals.
+                # As arena.games.truf.replay does: C7 chooses the later dealers of seeded deals.
                 int(rec["dealer"])
                 if rec["deal"] == 1 or not str(rec.get("deal_source", "seed")).startswith("seed")
                 else None,
@@ -196,7 +196,7 @@ def test_the_js_bot_plays_a_truco_match_cleanly(
     from test_grpc import Hosted
     from test_truco_grpc import play_truco_with_programs
 
-    from arena.truco.replay import replay_match
+    from arena.games.truco.replay import replay_match
 
     python_bots = ["basic", "random", "shrewd", "basic#2", "random#2"][: seats - 1]
     tokens = {"tok-j": "js", **{f"tok-{i}": name for i, name in enumerate(python_bots)}}

@@ -13,9 +13,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.games import REGISTRY
-from arena.report import REPORT
-from arena.results import MATCHES, REPLAYS, SECRET, TOURNAMENT
+from arena.games.registry import REGISTRY
+from arena.report.html import REPORT
+from arena.standings.results import MATCHES, REPLAYS, SECRET, TOURNAMENT
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -18,12 +18,12 @@ from procs import alive, group_of
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.games import REGISTRY
-from arena.parallel import ProcessRunner, WorkerError
-from arena.results import ResultsWriter, read_jsonl
-from arena.run import RunConfig, make_plan
-from arena.seeding import seeded_secret
-from arena.tournament import SerialRunner, TournamentPlan, run_in_process
+from arena.core.seeding import seeded_secret
+from arena.games.registry import REGISTRY
+from arena.play.parallel import ProcessRunner, WorkerError
+from arena.play.run import RunConfig, make_plan
+from arena.play.tournament import SerialRunner, TournamentPlan, run_in_process
+from arena.standings.results import ResultsWriter, read_jsonl
 
 HERE = Path(__file__).resolve().parent
 FILES = ("replays.jsonl", "matches.jsonl")
@@ -60,7 +60,7 @@ def test_two_workers_write_the_bytes_one_process_writes_for_every_game(
 
 
 def test_a_bots_errors_are_shown_as_one_process_shows_them(tmp_path: Path) -> None:
-    from arena.loading import BotErrorReport
+    from arena.play.loading import BotErrorReport
 
     plan = small_plan("truf")
     bots = {e: FaultyBot(seed=e) if e in ("p0", "p3") else PickBot(seed=e) for e in plan.entrants}

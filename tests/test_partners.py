@@ -1,4 +1,4 @@
-"""Partner rotation (arena/partners.py) in team games: every pair of entrants are partners
+"""Partner rotation (arena/play/partners.py) in team games: every pair of entrants are partners
 about equally often, seats stay balanced, and the scheduler's tables are unchanged."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.games import make_game
-from arena.partners import rotate_partners
-from arena.scheduler import Round, balance_report, schedule
-from arena.seats import alternating_teams
-from arena.tournament import TournamentPlan
-from arena.truco.rules import TrucoRules
+from arena.core.seats import alternating_teams
+from arena.games.registry import make_game
+from arena.games.truco.rules import TrucoRules
+from arena.play.partners import rotate_partners
+from arena.play.scheduler import Round, balance_report, schedule
+from arena.play.tournament import TournamentPlan
 
 PROPERTY = settings(max_examples=25, deadline=None, derandomize=True)
 
@@ -103,7 +103,7 @@ def test_a_truco_plan_rotates_partners_and_a_truf_plan_keeps_the_schedulers_seat
 
 
 def truf_seed(plan: TournamentPlan) -> int:
-    from arena.seeding import schedule_seed
+    from arena.core.seeding import schedule_seed
 
     return schedule_seed(plan.secret)
 
@@ -114,7 +114,7 @@ def test_teams_of_one_only_balance_seats() -> None:
 
 
 def test_a_ruff_double_plan_rotates_partners_and_a_single_plan_keeps_the_seats() -> None:
-    from arena.ruff.rules import Form, RuffRules
+    from arena.games.ruff.rules import Form, RuffRules
 
     double = TournamentPlan(make_game("ruff"), list("abcd"), 30, "0" * 32)  # ruling F1
     worst, spread = _partner_deviation(double.schedule, 4, 4)

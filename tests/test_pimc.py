@@ -1,4 +1,4 @@
-"""The ``pimc`` bot (bots/pimc.py) and bot options (``pimc:budget=0.5``).
+"""The ``pimc`` bot (bots/truf/pimc.py) and bot options (``pimc:budget=0.5``).
 
 Its strength is measured by ``bench/pimc_strength.py``, never asserted here; these tests
 check that it plays legally in both variants, takes every kind of decision, repeats its
@@ -16,19 +16,19 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.games import make_game
-from arena.loading import BotLoadError, split_options
+from arena.games.registry import make_game
+from arena.games.truf import sim
+from arena.games.truf.actions import ChooseMode
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.state import TrufMatch
+from arena.play.loading import BotLoadError, split_options
+from arena.play.run import ConfigError, entrant_names_for, load_bot
+from arena.play.tournament import MatchContext, play_match
 from arena.referee.host import bot_command
-from arena.run import ConfigError, entrant_names_for, load_bot
-from arena.tournament import MatchContext, play_match
-from arena.truf import sim
-from arena.truf.actions import ChooseMode
-from arena.truf.rules import TrufRules
-from arena.truf.state import TrufMatch
 from bots import bundled_names
-from bots.pimc import Bot as Pimc
-from bots.pimc import heuristic_card
 from bots.random import Bot as RandomBot
+from bots.truf.pimc import Bot as Pimc
+from bots.truf.pimc import heuristic_card
 
 NAMES = ["a", "b", "c", "d"]
 
@@ -86,7 +86,7 @@ def test_the_search_stops_when_its_budget_is_spent(monkeypatch: pytest.MonkeyPat
         drawn.append(1)
         return real_sample(self, rng)
 
-    monkeypatch.setattr("bots.pimc.time.perf_counter", clock)
+    monkeypatch.setattr("bots.truf.pimc.time.perf_counter", clock)
     monkeypatch.setattr(sim.Sampler, "sample", sample)
     m = TrufMatch(TrufRules(), match_id="budget", seed=1)
     legal = m.legal_actions(0)

@@ -16,14 +16,14 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.games import make_game
-from arena.leaderboard import build_leaderboard, load_matches
-from arena.places import places, record_places
-from arena.ratings import Ratings
+from arena.games.registry import make_game
+from arena.games.ruff.rules import RuffRules
+from arena.games.truco.rules import TrucoRules
+from arena.play.tournament import MatchContext, play_match
 from arena.report.data import _head_to_head, _match_row
-from arena.ruff.rules import RuffRules
-from arena.tournament import MatchContext, play_match
-from arena.truco.rules import TrucoRules
+from arena.standings.leaderboard import build_leaderboard, load_matches
+from arena.standings.places import places, record_places
+from arena.standings.ratings import Ratings
 
 sys.path.insert(0, str(Path(__file__).parent))
 from integritybots import Pick, Raises  # noqa: E402
@@ -188,8 +188,8 @@ def test_a_bot_disqualified_in_every_match_finishes_below_every_honest_bundled_b
     tmp_path: Path, game: list[str]
 ) -> None:
     """Issue 25: in every game, whatever the seat count and form, with the bundled field."""
-    from arena.games import REGISTRY
-    from arena.run import RunConfig
+    from arena.games.registry import REGISTRY
+    from arena.play.run import RunConfig
 
     values = (
         {**vars(RunConfig()), "seats": int(game[game.index("--seats") + 1])}

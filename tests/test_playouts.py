@@ -15,11 +15,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.cards import CARDS, VALUES, Card
-from arena.truf.actions import BIDS, MODE_CHOICES, PLAYS, Bid, Declare, Play
-from arena.truf.errors import RuleError
-from arena.truf.rules import TrufRules
-from arena.truf.state import TrufMatch
+from arena.core.cards import CARDS, VALUES, Card
+from arena.games.truf.actions import BIDS, MODE_CHOICES, PLAYS, Bid, Declare, Play
+from arena.games.truf.errors import RuleError
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.state import TrufMatch
 
 SETTINGS = settings(
     max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from arena.places import record_places
-from arena.ratings import (
+from arena.standings.places import record_places
+from arena.standings.ratings import (
     DEFAULT_PARAMS,
     PointScale,
     PointsEvidence,

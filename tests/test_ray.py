@@ -23,8 +23,8 @@ from test_parallel import FILES, play, same_files, small_plan
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.results import read_jsonl
-from arena.tournament import SerialRunner
+from arena.play.tournament import SerialRunner
+from arena.standings.results import read_jsonl
 
 HERE = Path(__file__).resolve().parent
 
@@ -35,7 +35,7 @@ def ray_instance(missing_tool: MissingTool) -> Iterator[Any]:
         import ray
     except ImportError:
         missing_tool("Ray is not installed", "pip install -e '.[ray]'")
-    from arena.cluster import connect
+    from arena.play.cluster import connect
 
     connect("local", HERE, num_cpus=2)  # this folder travels: parallelbots, and this module
     yield ray
@@ -43,7 +43,7 @@ def ray_instance(missing_tool: MissingTool) -> Iterator[Any]:
 
 
 def test_ray_writes_the_bytes_one_process_writes(ray_instance: Any, tmp_path: Path) -> None:
-    from arena.cluster import RayRunner
+    from arena.play.cluster import RayRunner
 
     plan = small_plan("truf")
     bots = {e: SlowBot(seed=e) for e in plan.entrants}
@@ -53,7 +53,7 @@ def test_ray_writes_the_bytes_one_process_writes(ray_instance: Any, tmp_path: Pa
 
 
 def test_a_worker_killed_mid_match_loses_nothing(ray_instance: Any, tmp_path: Path) -> None:
-    from arena.cluster import RayRunner
+    from arena.play.cluster import RayRunner
 
     plan = small_plan("truf")
     pids = tmp_path / "pids"

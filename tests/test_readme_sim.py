@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from arena.games import make_game
-from arena.tournament import MatchContext, play_match
-from arena.truf.rules import TrufRules
+from arena.games.registry import make_game
+from arena.games.truf.rules import TrufRules
+from arena.play.tournament import MatchContext, play_match
 from bots.random import Bot as RandomBot
 
 README = Path(__file__).resolve().parents[1] / "README.md"

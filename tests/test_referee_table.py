@@ -10,11 +10,11 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from arena.games import TrufGame
+from arena.games.registry import TrufGame
+from arena.games.truf.actions import MODES, Mode
+from arena.games.truf.rules import TrufRules
+from arena.play.tournament import MatchContext
 from arena.referee.table import BotFault, play_remote_match
-from arena.tournament import MatchContext
-from arena.truf.actions import MODES, Mode
-from arena.truf.rules import TrufRules
 
 
 class Link:

@@ -13,9 +13,15 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.console import leaderboard_table
-from arena.leaderboard import COLUMNS, build_leaderboard, load_matches, to_csv, to_markdown
-from arena.live import LiveDisplay
+from arena.report.console import leaderboard_table
+from arena.report.live import LiveDisplay
+from arena.standings.leaderboard import (
+    COLUMNS,
+    build_leaderboard,
+    load_matches,
+    to_csv,
+    to_markdown,
+)
 
 HOSTILE = ("[/]", "[bold red]x", "[link=http://e.vil]me[/link]", "planner_with_a_long_name#12")
 
@@ -68,8 +74,8 @@ def test_a_narrow_leaderboard_folds_faults_and_says_where_the_rest_is() -> None:
 
 def rows_of(game: str, *, faults: bool) -> list:  # type: ignore[type-arg]
     """A leaderboard of ``game`` from a small real run's matches, with or without a fault."""
-    from arena.games import make_game
-    from arena.tournament import MatchContext, play_match
+    from arena.games.registry import make_game
+    from arena.play.tournament import MatchContext, play_match
     from bots.random import Bot as Random
 
     seats = make_game(game).table_size
@@ -184,7 +190,7 @@ class _Task:
 
 
 def test_the_eta_waits_for_a_few_matches_then_uses_the_runs_own_pace() -> None:
-    from arena.live import EtaColumn
+    from arena.report.live import EtaColumn
 
     column = EtaColumn()
     assert column.render(_Task(1, 100, 30.0)).plain == "ETA -:--:--"  # one match: no estimate yet

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from arena.truf.replay import REQUIRED_FIELDS, ReplayMismatch, group_by_match, replay_match
-from arena.truf.rules import TrufRules
-from arena.truf.state import TrufMatch
+from arena.games.truf.replay import REQUIRED_FIELDS, ReplayMismatch, group_by_match, replay_match
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.state import TrufMatch
 
 DATA = Path(__file__).parent / "data"
 

@@ -19,8 +19,8 @@ from conftest import MissingTool
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.games import REGISTRY
-from arena.leaderboard import headers_of
+from arena.games.registry import REGISTRY
+from arena.standings.leaderboard import headers_of
 
 runner = CliRunner()
 

@@ -10,8 +10,8 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.faults import COLUMN, FaultKind
-from arena.results import read_jsonl
+from arena.play.faults import COLUMN, FaultKind
+from arena.standings.results import read_jsonl
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "results.md"
 
@@ -99,8 +99,8 @@ def test_fault_records_have_exactly_the_documented_fields(tmp_path: Path) -> Non
     sys.path.insert(0, str(Path(__file__).parent))
     from integritybots import Pick, RaisesOnCalls, ReturnsNone
 
-    from arena.games import make_game
-    from arena.tournament import MatchContext, play_match
+    from arena.games.registry import make_game
+    from arena.play.tournament import MatchContext, play_match
 
     text = DOC.read_text(encoding="utf-8")
     documented = table_fields(text.split("## Fault records", 1)[1].split("\n## ", 1)[0])

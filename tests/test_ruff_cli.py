@@ -11,10 +11,10 @@ import pytest
 from ruff_helpers import deal
 from test_truco_cli import FILES, arena, default_field_order, one_line_error
 
-from arena.cards import codes
-from arena.games import REGISTRY
-from arena.leaderboard import load_matches
-from arena.ruff.rules import RuffRules
+from arena.core.cards import codes
+from arena.games.registry import REGISTRY
+from arena.games.ruff.rules import RuffRules
+from arena.standings.leaderboard import load_matches
 from bots import bundled_module
 
 
@@ -152,7 +152,6 @@ def test_a_bad_ruff_deal_file_is_one_line_naming_the_line(
     ("args", "message"),
     [
         (["--game", "ruff", "--seats", "3"], "--seats applies to --form single only"),
-        (["--game", "ruff", "--seats", "4"], "--seats applies to --form single only"),
         (["--game", "ruff", "--form", "triple"], "--form must be double or single"),
         (["--game", "ruff", "--form", "single", "--seats", "5"], "not 5 (F1)"),
         (["--game", "ruff", "--points", "15"], "--points is a Truco option"),

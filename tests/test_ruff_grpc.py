@@ -27,15 +27,15 @@ from test_grpc import (
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import ruff_pb2 as rpb
-from arena.botgames import hello_games_hint
-from arena.games import make_game
+from arena.games.registry import make_game
+from arena.games.ruff.replay import public_deal, replay_match
+from arena.games.ruff.rules import Form, RuffRules
+from arena.games.ruff.view import RuffView
+from arena.play.botgames import hello_games_hint
+from arena.play.tournament import MatchContext, MatchOutcome
 from arena.referee.host import wait_for_entrants
 from arena.referee.table import play_remote_match
-from arena.results import read_jsonl
-from arena.ruff.replay import public_deal, replay_match
-from arena.ruff.rules import Form, RuffRules
-from arena.ruff.view import RuffView
-from arena.tournament import MatchContext, MatchOutcome
+from arena.standings.results import read_jsonl
 from bots.random import Bot as Random
 
 REASON = pb.AnswerRejected

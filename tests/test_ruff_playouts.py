@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ruff_helpers import cards_in
 
-from arena.cards import CARDS
-from arena.errors import RuleError
-from arena.ruff.actions import Announce, Play, sort_key
-from arena.ruff.replay import replay_match
-from arena.ruff.rules import RUFF_POINTS, RuffRules
-from arena.ruff.state import Phase, RuffMatch
+from arena.core.cards import CARDS
+from arena.core.errors import RuleError
+from arena.games.ruff.actions import Announce, Play, sort_key
+from arena.games.ruff.replay import replay_match
+from arena.games.ruff.rules import RUFF_POINTS, RuffRules
+from arena.games.ruff.state import Phase, RuffMatch
 
 SETTINGS = settings(
     max_examples=12, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from test_results_doc import table_fields
 
-from arena.replaycheck import ReplayMismatch
-from arena.ruff.replay import PUBLIC_DEAL_KEYS, check_dealt, public_deal, replay_log
-from arena.ruff.rules import RuffRules
-from arena.ruff.state import RuffMatch
+from arena.core.replaycheck import ReplayMismatch
+from arena.games.ruff.replay import PUBLIC_DEAL_KEYS, check_dealt, public_deal, replay_log
+from arena.games.ruff.rules import RuffRules
+from arena.games.ruff.state import RuffMatch
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "results.md"
 
@@ -78,7 +78,7 @@ def test_check_dealt_knows_the_match_keys_deals() -> None:
 
 
 def test_seat_outcomes_give_each_seat_its_sides_points() -> None:
-    from arena.ruff.replay import seat_outcomes
+    from arena.games.ruff.replay import seat_outcomes
 
     rec = records(RuffRules(), "d5")[0]
     out = seat_outcomes(rec)

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 from ruff_helpers import announce_all, cards, cards_in, deal, match
 
-from arena.cards import Card
-from arena.errors import RuleError
-from arena.ruff.actions import Announce, Discard, Play, parse_action
-from arena.ruff.deal import check_deal, seeded_deal
-from arena.ruff.reckoning import ruff_winner, shown_cards, suit_sums, true_ruff
-from arena.ruff.rules import RuffRules, RuffRulesError
-from arena.ruff.scoring import card_points, set_winners, side_ranks
-from arena.ruff.state import Phase, RuffMatch
+from arena.core.cards import Card
+from arena.core.errors import RuleError
+from arena.games.ruff.actions import Announce, Discard, Play, parse_action
+from arena.games.ruff.deal import check_deal, seeded_deal
+from arena.games.ruff.reckoning import ruff_winner, shown_cards, suit_sums, true_ruff
+from arena.games.ruff.rules import RuffRules, RuffRulesError
+from arena.games.ruff.scoring import card_points, set_winners, side_ranks
+from arena.games.ruff.state import Phase, RuffMatch
 
 DOUBLE = RuffRules()
 SINGLE3 = RuffRules(form="single", seats=3)

@@ -9,12 +9,12 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from arena.cards import Card, Rank
-from arena.errors import RuleError
-from arena.ruff.actions import Announce
-from arena.ruff.deal import DealSpec, seeded_deal
-from arena.ruff.rules import RUB_CARDS, RuffRules
-from arena.ruff.state import Phase, RuffMatch
+from arena.core.cards import Card, Rank
+from arena.core.errors import RuleError
+from arena.games.ruff.actions import Announce
+from arena.games.ruff.deal import DealSpec, seeded_deal
+from arena.games.ruff.rules import RUB_CARDS, RuffRules
+from arena.games.ruff.state import Phase, RuffMatch
 
 FORMS = [RuffRules(), RuffRules(form="single", seats=3), RuffRules(form="single", seats=2)]
 

@@ -31,14 +31,14 @@ from deals import (
     suit,
 )
 
-from arena.cards import CARDS, Card, Suit, mask_of
-from arena.truf import events as ev
-from arena.truf.actions import BIDS, MODES, PLAYS, Mode
-from arena.truf.dealsfile import load_deals
-from arena.truf.errors import DealError
-from arena.truf.rules import TrufRules
-from arena.truf.state import DealSpec, TrufMatch, check_deal, needs_redeal
-from arena.truf.view import PlayedCard
+from arena.core.cards import CARDS, Card, Suit, mask_of
+from arena.games.truf import events as ev
+from arena.games.truf.actions import BIDS, MODES, PLAYS, Mode
+from arena.games.truf.dealsfile import load_deals
+from arena.games.truf.errors import DealError
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.state import DealSpec, TrufMatch, check_deal, needs_redeal
+from arena.games.truf.view import PlayedCard
 
 
 def plays(text: str) -> set[object]:
@@ -739,7 +739,7 @@ def test_c14_all_equal_totals_all_rank_first() -> None:
 
 
 def test_c3_a_bid_that_names_no_card_is_refused_and_a_plain_int_card_is_the_card() -> None:
-    from arena.truf.actions import Bid, ChooseMode
+    from arena.games.truf.actions import Bid, ChooseMode
 
     m = match(ONE_SUIT)
     for bad in ("AS", 52, -1, True, None):
@@ -755,7 +755,7 @@ def test_c3_a_bid_that_names_no_card_is_refused_and_a_plain_int_card_is_the_card
 
 
 def test_c8_a_play_that_names_no_card_is_refused() -> None:
-    from arena.truf.actions import Play
+    from arena.games.truf.actions import Play
 
     m = match(ONE_SUIT)
     bid_all(m, "TS", "9H", "KD", "QC")  # 19: atas, seat 0 leads
@@ -766,7 +766,7 @@ def test_c8_a_play_that_names_no_card_is_refused() -> None:
 
 
 def test_c5_a_mode_choice_made_by_hand_with_a_plain_string_counts_as_that_mode() -> None:
-    from arena.truf.actions import ChooseMode
+    from arena.games.truf.actions import ChooseMode
 
     for text, final in (("atas", (11, 4, 1, 1)), ("bawah", (9, 2, -1, -1))):
         m = match(ONE_SUIT)

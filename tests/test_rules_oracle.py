@@ -23,14 +23,14 @@ from rules_oracle import Finding, audit_run
 from typer.testing import CliRunner
 
 from arena.bot import BaseBot
-from arena.cards import CARDS
 from arena.cli import app
-from arena.games import TrufGame
-from arena.results import ResultsWriter, dumps, read_jsonl
-from arena.tournament import MatchOutcome
-from arena.truf.actions import BIDS, Action, ChooseMode, Mode, Play
-from arena.truf.rules import TrufRules
-from arena.truf.view import SeatView
+from arena.core.cards import CARDS
+from arena.games.registry import TrufGame
+from arena.games.truf.actions import BIDS, Action, ChooseMode, Mode, Play
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.view import SeatView
+from arena.play.tournament import MatchOutcome
+from arena.standings.results import ResultsWriter, dumps, read_jsonl
 
 
 class Chaos(BaseBot):

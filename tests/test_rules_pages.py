@@ -11,27 +11,27 @@ from pathlib import Path
 
 import pytest
 
-from arena.cards import VALUES, cards_of, mask_of
-from arena.cards import Card as FrenchCard
-from arena.ruff.actions import Announce, Discard
-from arena.ruff.deal import DealSpec
-from arena.ruff.reckoning import ruff_suit, ruff_winner, shown_cards, suit_sums, true_ruff
-from arena.ruff.rules import Form, RuffRules
-from arena.ruff.scoring import card_points
-from arena.ruff.state import Phase, RuffMatch
-from arena.truco import calls as truco_calls
-from arena.truco.actions import parse_action as truco_action
-from arena.truco.bout import Bout
-from arena.truco.cards import Card as SpanishCard
-from arena.truco.envido import EnvidoCount, envido_cards, envido_score
-from arena.truco.rules import TrucoRules
-from arena.truco.state import HandSpec, TrucoMatch, first_dealer
-from arena.truco.tricks import hand_winner
-from arena.truf import bidding
-from arena.truf.actions import Bid, Declare, DeclareOp, Mode
-from arena.truf.rules import ScoringMethod
-from arena.truf.scoring import classic_score, target_score
-from arena.truf.tricks import legal_play_mask, trick_winner
+from arena.core.cards import VALUES, cards_of, mask_of
+from arena.core.cards import Card as FrenchCard
+from arena.games.ruff.actions import Announce, Discard
+from arena.games.ruff.deal import DealSpec
+from arena.games.ruff.reckoning import ruff_suit, ruff_winner, shown_cards, suit_sums, true_ruff
+from arena.games.ruff.rules import Form, RuffRules
+from arena.games.ruff.scoring import card_points
+from arena.games.ruff.state import Phase, RuffMatch
+from arena.games.truco import calls as truco_calls
+from arena.games.truco.actions import parse_action as truco_action
+from arena.games.truco.bout import Bout
+from arena.games.truco.cards import Card as SpanishCard
+from arena.games.truco.envido import EnvidoCount, envido_cards, envido_score
+from arena.games.truco.rules import TrucoRules
+from arena.games.truco.state import HandSpec, TrucoMatch, first_dealer
+from arena.games.truco.tricks import hand_winner
+from arena.games.truf import bidding
+from arena.games.truf.actions import Bid, Declare, DeclareOp, Mode
+from arena.games.truf.rules import ScoringMethod
+from arena.games.truf.scoring import classic_score, target_score
+from arena.games.truf.tricks import legal_play_mask, trick_winner
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SUITS = "SHDC"

@@ -29,12 +29,12 @@ from deals import (
     play_rest_of_deal,
 )
 
-from arena.cards import Card, Suit
-from arena.truf import events as ev
-from arena.truf.actions import BIDS, MODES, PLAYS, Declare, DeclareOp, Mode, declare
-from arena.truf.rules import TrufRules, Variant
-from arena.truf.state import TrufMatch
-from arena.truf.view import PlayedCard
+from arena.core.cards import Card, Suit
+from arena.games.truf import events as ev
+from arena.games.truf.actions import BIDS, MODES, PLAYS, Declare, DeclareOp, Mode, declare
+from arena.games.truf.rules import TrufRules, Variant
+from arena.games.truf.state import TrufMatch
+from arena.games.truf.view import PlayedCard
 
 
 def c(code: str) -> Card:

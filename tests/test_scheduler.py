@@ -1,4 +1,4 @@
-"""The scheduler's promises (arena/scheduler.py, guarantees G1..G5 and the verified bound)."""
+"""The scheduler's promises (arena/play/scheduler.py, guarantees G1..G5 and the verified bound)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
 
-import arena.scheduler
-from arena.scheduler import (
+import arena.play.scheduler
+from arena.play.scheduler import (
     MAX_ROUNDS,
     MAX_TABLES,
     VERIFIED_PAIR_SPREAD,
@@ -137,7 +137,7 @@ def test_each_entrant_uses_its_seats_equally_often_within_one(
     for e, row in enumerate(counts(rounds, n, k)[1]):
         assert max(row) - min(row) <= 1, (e, row)
     # The docstring's measure of earlier prefixes, which later repairs may disturb: none is
-    # off by more than 3 (93% are fair, over the whole range: ``python -m arena.scheduler``).
+    # off by more than 3 (93% are fair, over the whole range: ``python -m arena.play.scheduler``).
     seats = [[0] * k for _ in range(n)]
     for rnd in rounds:
         for table in rnd.tables:
@@ -212,7 +212,7 @@ def test_seating_by_history_alone_stays_near_even_before_any_repair(
     by seat history keeps every entrant within 3 at every prefix (measured on 2,600 random
     schedules: none above 3), where seating blind to history drifts past 10."""
     n, k, tables = random_rounds(data, 16, 60)
-    with mock.patch.object(arena.scheduler, "_repair", lambda *args, **kwargs: None):
+    with mock.patch.object(arena.play.scheduler, "_repair", lambda *args, **kwargs: None):
         seated = _seat(n, k, [[t[:] for t in round_tables] for round_tables in tables])
     assert members(seated) == members(tables)
     for prefix in range(1, len(seated) + 1):
@@ -332,7 +332,7 @@ def test_the_same_arguments_give_the_same_schedule_in_a_fresh_process() -> None:
     """No dependence on hash randomisation, global random state or the cache."""
     code = (
         "import json, random; random.seed(99)\n"
-        "from arena.scheduler import schedule\n"
+        "from arena.play.scheduler import schedule\n"
         "print(json.dumps([[list(t.seats) for t in r.tables] + [list(r.sitting_out)]"
         " for a in [(13, 4, 25, 7), (9, 4, 12, 2), (16, 2, 5, 0)] for r in schedule(*a)]))"
     )

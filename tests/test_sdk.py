@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
+from arena.games.truf import wire as wire
+from arena.games.truf.actions import BIDS
+from arena.games.truf.state import TrufMatch
 from arena.sdk import answer_for
-from arena.truf.actions import BIDS
-from arena.truf.state import TrufMatch
-from arena.wire import truf as wire
 
 
 def request() -> tuple[pb.DecisionRequest, TrufMatch]:
@@ -65,9 +65,9 @@ def test_a_result_hook_that_raises_is_shown_and_play_goes_on(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     from arena.bot import BaseBot
-    from arena.games import make_game
-    from arena.tournament import MatchContext, play_match
-    from arena.truf.rules import TrufRules
+    from arena.games.registry import make_game
+    from arena.games.truf.rules import TrufRules
+    from arena.play.tournament import MatchContext, play_match
 
     class Broken(BaseBot):
         name = "broken"

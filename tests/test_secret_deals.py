@@ -21,7 +21,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.results import read_jsonl
+from arena.standings.results import read_jsonl
 
 runner = CliRunner()
 RANKS, SUITS = "23456789TJQKA", "SHDC"

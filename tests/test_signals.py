@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from procs import alive, children_of
 
-from arena.results import read_jsonl
+from arena.standings.results import read_jsonl
 
 ARENA = shutil.which("arena") or ""
 pytestmark = pytest.mark.skipif(not ARENA, reason="the arena command is not installed")

@@ -1,4 +1,4 @@
-"""The simulator (``arena.truf.sim``) plays the rules exactly as the referee's engine does.
+"""The simulator (``arena.games.truf.sim``) plays the rules exactly as the referee's engine does.
 
 Thousands of random deals go through both: the same random moves, the same legal
 moves at every step, and identical tricks and scores, for both variants and every
@@ -13,12 +13,12 @@ from collections import Counter
 
 import pytest
 
-from arena.cards import CARDS, mask_of
-from arena.truf import bidding, sim
-from arena.truf.actions import BIDS, MODES, PLAYS, Action, Bid, ChooseMode, Declare, Play
-from arena.truf.events import DealScored, DealStarted, TrickClosed
-from arena.truf.rules import TrufRules
-from arena.truf.state import TrufMatch
+from arena.core.cards import CARDS, mask_of
+from arena.games.truf import bidding, sim
+from arena.games.truf.actions import BIDS, MODES, PLAYS, Action, Bid, ChooseMode, Declare, Play
+from arena.games.truf.events import DealScored, DealStarted, TrickClosed
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.state import TrufMatch
 
 RULES = {
     "classic-1": TrufRules(variant="classic", scoring="1", deals=13),

@@ -19,14 +19,14 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.cards import CARDS, SUIT_MASKS, Card, cards_of, mask_of
-from arena.truf import sampling, sim
-from arena.truf.actions import BIDS, PLAYS, Bid
-from arena.truf.errors import DealError
-from arena.truf.rules import TrufRules
-from arena.truf.state import DealSpec, TrufMatch, check_deal
-from arena.truf.tricks import legal_play_mask
-from arena.truf.view import SeatView
+from arena.core.cards import CARDS, SUIT_MASKS, Card, cards_of, mask_of
+from arena.games.truf import sampling, sim
+from arena.games.truf.actions import BIDS, PLAYS, Bid
+from arena.games.truf.errors import DealError
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.state import DealSpec, TrufMatch, check_deal
+from arena.games.truf.tricks import legal_play_mask
+from arena.games.truf.view import SeatView
 
 FULL = (1 << 52) - 1
 DRAWS_PER_DEAL = 25

@@ -1,4 +1,4 @@
-"""arena.stepwise.run is game-neutral: on Truf it plays exactly what Truf's own tuned
+"""arena.core.stepwise.run is game-neutral: on Truf it plays exactly what Truf's own tuned
 loop plays, faults included."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from arena import stepwise
-from arena.truf.rules import TrufRules
-from arena.truf.state import TrufMatch
+from arena.core import stepwise
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.state import TrufMatch
 from bots.random import Bot as RandomBot
 
 

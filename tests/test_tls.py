@@ -56,7 +56,8 @@ def test_serve_over_tls_admits_bots_that_trust_it_and_no_plain_client(
             assert info.value.code() is grpc.StatusCode.UNAVAILABLE
         for name in ("random", "greedy", "planner"):
             s.bot(arena_cmd("bot", name, "--connect", s.address, "--tls-ca", str(crt)))
-        s.bot([sys.executable, "-m", "bots.tracker", "--connect", s.address, "--tls-ca", str(crt)])
+        tracker = [sys.executable, "-m", "bots.truf.tracker"]
+        s.bot([*tracker, "--connect", s.address, "--tls-ca", str(crt)])
         text = s.finish()
     assert "Leaderboard · 1 matches" in text
     check_results_dir(s.out, matches=1, deals=1)

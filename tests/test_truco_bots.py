@@ -11,10 +11,10 @@ import pytest
 from test_truco_cli import default_field_order
 
 from arena.bot import BaseBot
-from arena.games import make_game
-from arena.tournament import MatchContext, play_match
-from arena.truco.actions import QUIERO, Play
-from arena.truco.rules import TrucoRules
+from arena.games.registry import make_game
+from arena.games.truco.actions import QUIERO, Play
+from arena.games.truco.rules import TrucoRules
+from arena.play.tournament import MatchContext, play_match
 from bots.truco import BUNDLED, bot_class
 
 
@@ -98,7 +98,7 @@ def test_a_bad_answer_is_a_fault_and_the_seat_plays_its_fallback(answer: Any, ki
 def test_fallback_plays_the_weakest_card_and_accepts_calls() -> None:
     from truco_helpers import cards
 
-    from arena.truco.state import HandSpec, TrucoMatch
+    from arena.games.truco.state import HandSpec, TrucoMatch
 
     m = TrucoMatch(TrucoRules(seats=2), hands=[HandSpec((cards("1E 4C 3O"), cards("7B 5C 6C")), 1)])
     assert m.fallback_action(0) == Play(cards("4C")[0])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from truco_helpers import cards
 
-from arena.truco.calls import (
+from arena.games.truco.calls import (
     EnvidoCall,
     envido_accepted,
     envido_refused,
@@ -14,7 +14,7 @@ from arena.truco.calls import (
     truco_refused,
     truco_stake,
 )
-from arena.truco.envido import EnvidoCount, beats, envido_score
+from arena.games.truco.envido import EnvidoCount, beats, envido_score
 
 E, RE, F = EnvidoCall.ENVIDO, EnvidoCall.REAL_ENVIDO, EnvidoCall.FALTA_ENVIDO
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from truco_helpers import cards
 
-from arena.truco.cards import DECK, Card
-from arena.truco.tricks import hand_winner, trick_winner
+from arena.games.truco.cards import DECK, Card
+from arena.games.truco.tricks import hand_winner, trick_winner
 
 
 def team(seat: int) -> int:

@@ -12,10 +12,16 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from arena.cli import app
-from arena.console import leaderboard_table
-from arena.games import REGISTRY
-from arena.leaderboard import build_leaderboard, load_matches, to_csv, to_json, to_markdown
-from arena.ratings import Ratings
+from arena.games.registry import REGISTRY
+from arena.report.console import leaderboard_table
+from arena.standings.leaderboard import (
+    build_leaderboard,
+    load_matches,
+    to_csv,
+    to_json,
+    to_markdown,
+)
+from arena.standings.ratings import Ratings
 
 runner = CliRunner()
 FILES = ("tournament.json", "matches.jsonl", "replays.jsonl", "leaderboard.csv", "leaderboard.json")
@@ -210,7 +216,7 @@ def test_a_bad_truco_deal_file_is_one_line_naming_the_line(
         (["--game", "truco", "--scoring", "3"], "--scoring is a Truf option"),
         (["--game", "truco", "--multiplier", "3"], "--multiplier is a Truf option"),
         (["--game", "truco", "--deals", "4"], "--deals is a Truf option"),
-        (["--seats", "2"], "--seats is a Truco option; a Truf tournament"),
+        (["--seats", "2"], "--seats is a Truco option and a Ruff and Trump option; a Truf"),
         (["--game", "truf", "--points", "15"], "--points is a Truco option"),
         (["--game", "truco", "--seats", "3"], "not 3 (R2)"),
         (["--game", "truco", "--points", "21"], "not 21 (R11)"),

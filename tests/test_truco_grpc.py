@@ -20,15 +20,15 @@ from truco_rawbots import Caller, Cheater, Spy, truco_hello
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import BaseBot
-from arena.botgames import hello_games_hint
-from arena.games import make_game
+from arena.games.registry import make_game
+from arena.games.truco.actions import Action
+from arena.games.truco.replay import public_hand, replay_match
+from arena.games.truco.rules import TrucoRules
+from arena.games.truco.view import TrucoView
+from arena.play.botgames import hello_games_hint
+from arena.play.tournament import MatchContext, MatchOutcome
 from arena.referee.host import bot_command, wait_for_entrants
 from arena.referee.table import play_remote_match
-from arena.tournament import MatchContext, MatchOutcome
-from arena.truco.actions import Action
-from arena.truco.replay import public_hand, replay_match
-from arena.truco.rules import TrucoRules
-from arena.truco.view import TrucoView
 from bots.random import Bot as Random
 from bots.truco.basic import Bot as Basic
 
@@ -258,7 +258,7 @@ def test_the_bundled_truco_bots_run_as_programs_against_a_referee(
     assert bot_command("basic", "h:1", "t", "s", game="truco")[1:3] == ["-m", "bots.truco.basic"]
     assert bot_command("truco.shrewd", "h:1", "t", "s")[1:3] == ["-m", "bots.truco.shrewd"]
     assert bot_command("random", "h:1", "t", "s", game="truco")[1:3] == ["-m", "bots.random"]
-    assert bot_command("greedy", "h:1", "t", "s")[1:3] == ["-m", "bots.greedy"]
+    assert bot_command("greedy", "h:1", "t", "s")[1:3] == ["-m", "bots.truf.greedy"]
     tokens = {"tok-b": "basic", "tok-s": "shrewd"}
     h = host(tokens=tokens, game="truco")
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -282,7 +282,7 @@ def test_the_sdk_launcher_refuses_an_unknown_bundled_bot_naming_the_games_bots()
         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60,
     )  # fmt: skip
     assert proc.returncode == 1
-    assert "unknown truco bot 'greedy'; bundled bots: random, basic, shrewd" in proc.stderr
+    assert "unknown truco bot 'greedy'; bundled bots: random, basic, shrewd, pimc" in proc.stderr
 
 
 def refused_for(game: str, shown: str) -> str:

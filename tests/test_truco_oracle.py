@@ -37,11 +37,11 @@ from truco_oracle import (
 )
 
 from arena.bot import BaseBot
-from arena.games import make_game
-from arena.results import dumps
-from arena.tournament import MatchContext, play_match
-from arena.truco.envido import EnvidoCount
-from arena.truco.rules import TrucoRules
+from arena.games.registry import make_game
+from arena.games.truco.envido import EnvidoCount
+from arena.games.truco.rules import TrucoRules
+from arena.play.tournament import MatchContext, play_match
+from arena.standings.results import dumps
 from bots.truco import bot_class
 
 Record = dict[str, Any]

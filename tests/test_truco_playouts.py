@@ -11,12 +11,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.errors import RuleError
-from arena.truco.actions import MAZO, NO_QUIERO, QUIERO, SON_BUENAS, Call, Declare, Play, sort_key
-from arena.truco.calls import EnvidoCall, TrucoCall
-from arena.truco.cards import DECK
-from arena.truco.rules import TrucoRules
-from arena.truco.state import TrucoMatch
+from arena.core.errors import RuleError
+from arena.games.truco.actions import (
+    MAZO,
+    NO_QUIERO,
+    QUIERO,
+    SON_BUENAS,
+    Call,
+    Declare,
+    Play,
+    sort_key,
+)
+from arena.games.truco.calls import EnvidoCall, TrucoCall
+from arena.games.truco.cards import DECK
+from arena.games.truco.rules import TrucoRules
+from arena.games.truco.state import TrucoMatch
 
 SETTINGS = settings(
     max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]

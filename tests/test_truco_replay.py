@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from arena.errors import ActionFormatError
-from arena.games import make_game
-from arena.results import dumps
-from arena.tournament import MatchContext, play_match
-from arena.truco.actions import parse_action
-from arena.truco.replay import ReplayMismatch, replay_match
-from arena.truco.rules import TrucoRules
+from arena.core.errors import ActionFormatError
+from arena.games.registry import make_game
+from arena.games.truco.actions import parse_action
+from arena.games.truco.replay import ReplayMismatch, replay_match
+from arena.games.truco.rules import TrucoRules
+from arena.play.tournament import MatchContext, play_match
+from arena.standings.results import dumps
 from bots.random import Bot as RandomBot
 from bots.truco.basic import Bot as BasicBot
 
@@ -61,7 +61,7 @@ def test_action_text_round_trips() -> None:
 
 
 def test_truco_records_share_the_envelope_game_neutral_readers_use() -> None:
-    from arena.truf.replay import group_by_match
+    from arena.games.truf.replay import group_by_match
 
     records = play(6, "e")
     for rec in records:

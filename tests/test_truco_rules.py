@@ -9,10 +9,10 @@ from __future__ import annotations
 import pytest
 from truco_helpers import act, legal, match_with
 
-from arena.errors import RuleError
-from arena.truco.actions import Answer, Call, Declare
-from arena.truco.rules import TrucoRules, TrucoRulesError
-from arena.truco.state import TrucoMatch
+from arena.core.errors import RuleError
+from arena.games.truco.actions import Answer, Call, Declare
+from arena.games.truco.rules import TrucoRules, TrucoRulesError
+from arena.games.truco.state import TrucoMatch
 
 FOUR = ("1E 7E 3C", "1B 7O 2C", "4C 5C 6E", "4B 5B 6B")
 ENVIDO_CALLS = ["call envido", "call real-envido", "call falta-envido"]

@@ -8,10 +8,10 @@ import random
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from arena.errors import RuleError
-from arena.truco.cards import DECK, Card
-from arena.truco.rules import TrucoRules
-from arena.truco.state import HandSpec, TrucoMatch
+from arena.core.errors import RuleError
+from arena.games.truco.cards import DECK, Card
+from arena.games.truco.rules import TrucoRules
+from arena.games.truco.state import HandSpec, TrucoMatch
 
 SETTINGS = settings(
     max_examples=40, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]

@@ -27,12 +27,12 @@ from deals import (
     play_rest_of_deal,
 )
 
-from arena.cards import Card, Suit
-from arena.truf import events as ev
-from arena.truf.actions import BIDS, MODES, Bid, Declare, Mode, Play
-from arena.truf.rules import TrufRules, Variant
-from arena.truf.state import DealSpec, TrufMatch
-from arena.truf.view import PlayedCard, SeatView
+from arena.core.cards import Card, Suit
+from arena.games.truf import events as ev
+from arena.games.truf.actions import BIDS, MODES, Bid, Declare, Mode, Play
+from arena.games.truf.rules import TrufRules, Variant
+from arena.games.truf.state import DealSpec, TrufMatch
+from arena.games.truf.view import PlayedCard, SeatView
 
 
 def c(code: str) -> Card:
@@ -319,7 +319,7 @@ def test_lazy_view_is_the_view_of_its_moment_for_every_seat_and_decision(rules: 
     goes on: it is read only after the rest of the match has been played."""
     import random
 
-    from arena.truf.view import LazyView
+    from arena.games.truf.view import LazyView
 
     for seed in range(3):
         m = TrufMatch(rules, seed=seed)

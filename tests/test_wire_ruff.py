@@ -1,4 +1,4 @@
-"""Ruff and Trump's wire codec (arena/wire/ruff.py): every view, legal list and deal
+"""Ruff and Trump's wire codec (arena/games/ruff/wire.py): every view, legal list and deal
 record of random playouts in every form and seat count survives the generated messages
 unchanged; a discard decision names no card list but means the engine's; a deal result
 holds no hidden card (F11); a bot's unreadable actions are one-line ActionFormatErrors."""
@@ -13,15 +13,15 @@ import pytest
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import ruff_pb2 as rpb
-from arena.cards import Card
-from arena.errors import ActionFormatError
-from arena.ruff.actions import Announce, Discard, Play
-from arena.ruff.discards import Discards
-from arena.ruff.replay import public_deal
-from arena.ruff.rules import RuffRules
-from arena.ruff.state import RuffMatch
-from arena.wire import ruff as ruff_wire
-from arena.wire.codecs import codec_for
+from arena.core.cards import Card
+from arena.core.errors import ActionFormatError
+from arena.games.codecs import codec_for
+from arena.games.ruff import wire as ruff_wire
+from arena.games.ruff.actions import Announce, Discard, Play
+from arena.games.ruff.discards import Discards
+from arena.games.ruff.replay import public_deal
+from arena.games.ruff.rules import RuffRules
+from arena.games.ruff.state import RuffMatch
 
 FORMS = [("double", 4, False), ("single", 4, False), ("single", 3, False),
          ("single", 2, False), ("single", 3, True)]  # fmt: skip

@@ -1,4 +1,4 @@
-"""Truco's wire codec (arena/wire/truco.py) and the game-neutral codec registry: every
+"""Truco's wire codec (arena/games/truco/wire.py) and the game-neutral codec registry: every
 view, legal list and hand record of random playouts at 2, 4 and 6 seats survives the
 generated messages unchanged, and a bot's unreadable actions are one-line
 ActionFormatErrors saying what is wrong."""
@@ -11,15 +11,15 @@ import pytest
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import truco_pb2 as tpb
-from arena.errors import ActionFormatError
-from arena.truco.actions import MAZO, NO_QUIERO, QUIERO, SON_BUENAS, Call, Declare, Play
-from arena.truco.calls import EnvidoCall, TrucoCall
-from arena.truco.cards import Card
-from arena.truco.replay import public_hand
-from arena.truco.rules import TrucoRules
-from arena.truco.state import TrucoMatch
-from arena.wire import truco as truco_wire
-from arena.wire.codecs import CODECS, codec_for
+from arena.core.errors import ActionFormatError
+from arena.games.codecs import CODECS, codec_for
+from arena.games.truco import wire as truco_wire
+from arena.games.truco.actions import MAZO, NO_QUIERO, QUIERO, SON_BUENAS, Call, Declare, Play
+from arena.games.truco.calls import EnvidoCall, TrucoCall
+from arena.games.truco.cards import Card
+from arena.games.truco.replay import public_hand
+from arena.games.truco.rules import TrucoRules
+from arena.games.truco.state import TrucoMatch
 
 
 @pytest.mark.parametrize("seats", [2, 4, 6])

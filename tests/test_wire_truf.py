@@ -19,13 +19,13 @@ from hypothesis import strategies as st
 
 from arena._proto.truf.arena.v1 import arena_pb2
 from arena._proto.truf.arena.v1 import truf_pb2 as pb
-from arena.cards import CARDS, CODES, Card
-from arena.truf.actions import BIDS, MODES, PLAYS, Action, Declare, Mode
-from arena.truf.errors import ActionFormatError
-from arena.truf.rules import TrufRules
-from arena.truf.state import Phase, TrufMatch
-from arena.truf.view import PlayedCard, SeatView, Trick
-from arena.wire import truf as wire
+from arena.core.cards import CARDS, CODES, Card
+from arena.games.truf import wire as wire
+from arena.games.truf.actions import BIDS, MODES, PLAYS, Action, Declare, Mode
+from arena.games.truf.errors import ActionFormatError
+from arena.games.truf.rules import TrufRules
+from arena.games.truf.state import Phase, TrufMatch
+from arena.games.truf.view import PlayedCard, SeatView, Trick
 
 VARIANTS = ("classic", "target")
 SEEDS = (0, 1, 2)
@@ -375,7 +375,7 @@ def test_the_sdks_wire_view_is_the_seat_view_field_by_field(variant: str) -> Non
         assert tuple(got) == tuple(view) and len(got) == len(view) and got[12] == view.hand
         assert got.led_suit == view.led_suit
         # C6: next_seat walks the play order, clockwise or counter-clockwise as dealt
-        # (bots/planner.py relies on it); view.order is built apart from next_seat
+        # (bots/truf/planner.py relies on it); view.order is built apart from next_seat
         order = view.order
         for i, s in enumerate(order):
             assert got.next_seat(s) == view.next_seat(s) == order[(i + 1) % len(order)], s
@@ -517,10 +517,10 @@ def test_a_deal_record_without_the_optional_keys_still_encodes() -> None:
 
 def test_the_codec_imports_no_grpc_and_the_engine_imports_no_codec() -> None:
     code = (
-        "import sys, arena.truf.state, arena.truf.replay\n"
+        "import sys, arena.games.truf.state, arena.games.truf.replay\n"
         "assert not any(m.startswith(('arena.wire', 'arena._proto', 'google.protobuf')) "
         "for m in sys.modules), 'the engine pulled in the wire layer'\n"
-        "import arena.wire.truf\n"
+        "import arena.games.truf.wire\n"
         "assert 'grpc' not in sys.modules, 'the codec pulled in grpc'\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from arena.truco.actions import parse_action
-from arena.truco.cards import Card
-from arena.truco.rules import TrucoRules
-from arena.truco.state import HandSpec, TrucoMatch
+from arena.games.truco.actions import parse_action
+from arena.games.truco.cards import Card
+from arena.games.truco.rules import TrucoRules
+from arena.games.truco.state import HandSpec, TrucoMatch
 
 # Cards nobody's envido or tricks depend on, to fill hands a test does not care about.
 FILLER = ["4C 5C 6C", "4B 5B 6B", "4O 5O 6O", "4E 5E 6E", "10C 11C 12C", "10B 11B 12B"]

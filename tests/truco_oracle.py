@@ -18,7 +18,7 @@ It returns a list of ``Finding`` (the Truf oracle's type):
 
 Why it is independent: it was written only from the rule text
 (shared/seeds/003_61c568949130fec7.txt), the rulings (shared/spec/truco-rulings.md) and the
-Truco section of docs/results.md, without reading the engine (arena/truco/) or the Truco
+Truco section of docs/results.md, without reading the engine (arena/games/truco/) or the Truco
 bots. It imports nothing from ``arena``: only the game-neutral parts of the Truf oracle,
 tests/rules_oracle.py (``Finding``, ``load_jsonl``, the fault columns and the field checks),
 which imports nothing from ``arena`` either.

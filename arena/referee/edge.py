@@ -31,7 +31,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.run import ConfigError
+from arena.play.run import ConfigError
 
 
 @dataclass(frozen=True, kw_only=True)

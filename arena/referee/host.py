@@ -24,10 +24,8 @@ from typing import Any, Protocol
 
 import grpc
 
-from arena.referee.server import REFUSALS_KEPT, Entrant, Referee, start_server
-from arena.referee.table import play_remote_match
-from arena.results import ResultsWriter
-from arena.run import (
+from arena.core.seeding import bot_seed
+from arena.play.run import (
     RunConfig,
     base_name,
     finished_matches,
@@ -36,10 +34,12 @@ from arena.run import (
     split_listen,
     tournament_json,
 )
+from arena.play.signals import run_async, uninterrupted
+from arena.play.tournament import MatchOutcome, TournamentPlan
+from arena.referee.server import REFUSALS_KEPT, Entrant, Referee, start_server
+from arena.referee.table import play_remote_match
 from arena.sdk import PARENT_ENV
-from arena.seeding import bot_seed
-from arena.signals import run_async, uninterrupted
-from arena.tournament import MatchOutcome, TournamentPlan
+from arena.standings.results import ResultsWriter
 
 # Tables in play at once, at most, and the capacity the bundled bots declare. A table
 # waits on one bot at a time, so more tables keep both cores busy: with four random bots
@@ -377,7 +377,7 @@ async def _serve(
     secret: str,
     resuming: bool,
 ) -> list[str]:
-    from arena.live import LiveDisplay
+    from arena.report.live import LiveDisplay
 
     host, _ = split_listen(config.listen)
     referee = Referee(

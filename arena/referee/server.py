@@ -27,13 +27,14 @@ from grpc_reflection.v1alpha import reflection
 from arena import __version__
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
-from arena.botgames import hello_games_hint
-from arena.errors import ActionFormatError
-from arena.faults import FaultKind
+from arena.core.errors import ActionFormatError
+from arena.games.codecs import BRANCHES, codec_for
+from arena.play.botgames import hello_games_hint
+from arena.play.faults import FaultKind
+from arena.play.tournament import MatchContext, entrant_names
 from arena.referee.limits import MAX_MESSAGE_BYTES, Budget, Gate, Limits, server_options
 from arena.referee.table import BotFault
-from arena.tournament import MatchContext, entrant_names
-from arena.wire.codecs import BRANCHES, GameCodec, codec_for
+from arena.wire.codecs import GameCodec
 from arena.wire.pbwire import LEN_TAG, len_field, str_field, uint_field, uv
 
 PROTOCOL_VERSION = 1
@@ -507,7 +508,7 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
 
     def _name_open_seats(self) -> None:
         """The open seats' final names, by the rule in-process play and ``arena tournament``
-        use (``arena.tournament.entrant_names``): two bots named ``x`` play as ``x#1`` and
+        use (``arena.play.tournament.entrant_names``): two bots named ``x`` play as ``x#1`` and
         ``x#2`` in the order they came. Until the start a seat is named as it comes
         (``x``, then ``x#2``), since nobody knows whether another ``x`` will follow; its
         Welcome carried that provisional name. Names a bot chose to look like these

@@ -1,7 +1,7 @@
 """One table: drives a match between remote seats, whatever the transport.
 
 Game-agnostic. The seats are ``SeatLink``s (the gRPC server's bot connections, or
-test doubles); the game is an ``arena.games.Game``. Simultaneous decisions (Truf's
+test doubles); the game is an ``arena.games.registry.Game``. Simultaneous decisions (Truf's
 bids) are asked of all seats at once. Every answer is checked by the game's
 ``apply``; any fault (timeout, bad answer, lost connection) is recorded and the
 seat plays the game's fallback, so one bad bot never stops a match.
@@ -13,10 +13,10 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from arena.errors import RuleError
-from arena.faults import FaultBook, FaultKind
-from arena.games import Game
-from arena.tournament import MatchContext, MatchOutcome, finish_match, start_match
+from arena.core.errors import RuleError
+from arena.games.registry import Game
+from arena.play.faults import FaultBook, FaultKind
+from arena.play.tournament import MatchContext, MatchOutcome, finish_match, start_match
 
 
 class BotFault(Exception):

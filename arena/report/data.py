@@ -3,7 +3,7 @@
 Reads ``tournament.json`` (optional: results copied without it still make a report),
 ``matches.jsonl`` and ``replays.jsonl`` (formats in ``docs/results.md``) and returns one
 JSON-able summary plus each finished match's replay lines, compressed: the page inflates
-a match's deals only when it is opened. Knows games only through ``arena.games.REGISTRY``.
+a match's deals only when it is opened. Knows games only through ``arena.games.registry.REGISTRY``.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.games import REGISTRY, GameEntry, record_game
-from arena.leaderboard import (
+from arena.games.registry import REGISTRY, GameEntry, record_game
+from arena.play.run import RunConfig, load_config
+from arena.standings.leaderboard import (
     ResultsError,
     build_leaderboard,
     format_cell,
@@ -27,10 +28,9 @@ from arena.leaderboard import (
     read_leaderboard_json,
     row_columns,
 )
-from arena.places import record_places
-from arena.ratings import Ratings, match_order
-from arena.results import MATCHES, REPLAYS, TOURNAMENT, read_jsonl_numbered
-from arena.run import RunConfig, load_config
+from arena.standings.places import record_places
+from arena.standings.ratings import Ratings, match_order
+from arena.standings.results import MATCHES, REPLAYS, TOURNAMENT, read_jsonl_numbered
 
 LEADERBOARD_JSON = "leaderboard.json"
 FAULT_LOG_LIMIT = 1000  # fault lines listed; the rest are counted
@@ -131,7 +131,8 @@ def _leaderboard_rows(
 
 
 def _leaderboard(rows: Sequence[Any]) -> dict[str, Any]:
-    """The terminal's columns and cells (``arena.leaderboard.headers_of``, ``format_cell``)."""
+    """The terminal's columns and cells (``arena.standings.leaderboard.headers_of``,
+    ``format_cell``)."""
     if not rows:
         return {"columns": [], "rows": []}
     headers = headers_of(row_columns(rows[0]))

@@ -5,7 +5,8 @@ A game's codec names its branch of the per-game ``oneof``s of arena.proto (the s
 name and field number in ``DecisionRequest.game``, ``Answer.choice`` and
 ``DealResult.game``), encodes a seat's view and legal actions for a request, reads a
 bot's answer by value, and turns a deal's replay record into its ``DealResult`` branch
-and back. ``codec_for(game)`` finds it.
+and back. Each game's codec is its ``wire.CODEC`` (``arena/games/<game>/wire.py``);
+``arena.games.codecs.codec_for(game)`` finds it through the registry.
 """
 
 from __future__ import annotations
@@ -15,9 +16,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
-from arena.wire import ruff as ruff_wire
-from arena.wire import truco as truco_wire
-from arena.wire import truf as truf_wire
 from arena.wire.common import check_seat
 
 # What ``GameCodec.fill_answer`` raises for a value that is no action of its game: the SDK
@@ -34,7 +32,7 @@ NOT_AN_ACTION: tuple[type[Exception], ...] = (
 class GameCodec(Protocol):
     @property
     def game(self) -> str:
-        """The game's name, as in ``Hello.games`` and ``arena.games.make_game``."""
+        """The game's name, as in ``Hello.games`` and ``arena.games.registry.make_game``."""
         ...
 
     @property
@@ -77,38 +75,10 @@ class GameCodec(Protocol):
         ...
 
 
-class TrufCodec:
-    """Truf: the hand-built fast path of ``arena.wire.truf``, unchanged."""
-
-    game = branch = "truf"
-    field = 20
-
-    def deal_of(self, view: Any) -> int:
-        return int(view.deal)
-
-    # The per-decision hot path: the hand-built encoder itself, no wrapper call.
-    decision_bytes = staticmethod(truf_wire.decision_bytes)
-
-    def action_from_answer(self, answer: pb.Answer) -> Any:
-        return truf_wire.action_from_proto(answer.truf)
-
-    def fill_answer(self, answer: pb.Answer, action: Any) -> None:
-        answer.truf.CopyFrom(truf_wire.action_to_proto(action))
-
-    def wire_decision(self, data: bytes, *, match_id: str, seat: int) -> tuple[Any, Any]:
-        return truf_wire.wire_decision(data, match_id=match_id, seat=seat)
-
-    def fill_deal_result(self, result: pb.DealResult, record: Mapping[str, Any]) -> None:
-        truf_wire.fill_deal_result(result.truf, record)
-
-    def deal_result_from(self, result: pb.DealResult) -> dict[str, Any]:
-        return truf_wire.deal_result_from_proto(result.truf)
-
-
 @dataclass(frozen=True)
 class ProtoCodec:
-    """A game whose codec module is built on the generated classes (``arena.wire.truco``,
-    ``arena.wire.ruff``): the module's functions, behind ``GameCodec``."""
+    """A game whose codec module is built on the generated classes (``arena.games.truco.wire``,
+    ``arena.games.ruff.wire``): the module's functions, behind ``GameCodec``."""
 
     game: str  # also the branch's name
     field: int
@@ -143,40 +113,3 @@ class ProtoCodec:
 
     def deal_result_from(self, result: pb.DealResult) -> dict[str, Any]:
         return self.result_from_proto(getattr(result, self.branch), result.deal)
-
-
-TRUCO = ProtoCodec(
-    game="truco",
-    field=21,
-    deal_field="hand_no",
-    decision_bytes=truco_wire.decision_bytes,
-    decision_from_bytes=truco_wire.decision_from_bytes,
-    action_from_proto=truco_wire.action_from_proto,
-    fill_action=truco_wire.fill_action,
-    fill_result=truco_wire.fill_hand_result,
-    result_from_proto=truco_wire.hand_result_from_proto,
-)
-RUFF = ProtoCodec(
-    game="ruff",
-    field=22,
-    deal_field="deal",
-    decision_bytes=ruff_wire.decision_bytes,
-    decision_from_bytes=ruff_wire.decision_from_bytes,
-    action_from_proto=ruff_wire.action_from_proto,
-    fill_action=ruff_wire.fill_action,
-    fill_result=ruff_wire.fill_deal_result,
-    result_from_proto=ruff_wire.deal_result_from_proto,
-)
-
-
-CODECS: dict[str, GameCodec] = {codec.game: codec for codec in (TrufCodec(), TRUCO, RUFF)}
-BRANCHES = {codec.branch: codec for codec in CODECS.values()}
-
-
-def codec_for(game: str) -> GameCodec:
-    """The codec of ``game`` ("truf", "truco", "ruff"); ``ValueError`` naming the known
-    ones."""
-    codec = CODECS.get(game)
-    if codec is None:
-        raise ValueError(f"no wire codec for game {game!r}; there are: {', '.join(CODECS)}")
-    return codec

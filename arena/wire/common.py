@@ -1,4 +1,4 @@
-"""What the generated-class codecs (``arena.wire.truco``, ``arena.wire.ruff``) share."""
+"""What the generated-class codecs (``arena.games.truco.wire``, ``arena.games.ruff.wire``) share."""
 
 from __future__ import annotations
 

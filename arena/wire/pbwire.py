@@ -3,7 +3,7 @@
 A field is a tag (field number << 3 | wire type) then a varint (type 0) or a length
 and bytes (type 2). Repeated scalars are packed: one tag, the length, the varints.
 Fields may come in any order and parsing is what makes the message, so pieces can be
-joined freely. The game codecs (``arena.wire.truf``) and the referee's envelope use
+joined freely. The game codecs (``arena.games.truf.wire``) and the referee's envelope use
 these; the generated classes parse the result (tests compare the two).
 """
 

@@ -7,7 +7,7 @@
 //
 // It loads the protocol straight from the repository's proto/ at run time (no generated code,
 // no copy), sends a Hello, and answers every DecisionRequest by index into its legal actions.
-// The play is a simple heuristic, close to bots/greedy.py: count the tricks the hand is likely
+// The play is a simple heuristic, close to bots/truf/greedy.py: count the tricks the hand is likely
 // to take, bid or declare near that count, then win cheaply when it wants tricks and shed high
 // cards that still lose when it does not. It uses nothing but the view it is sent.
 // Rulings (C1..C14 classic, T1..T7 target) are those of docs/rules.md and truf.proto.

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from arena.cards import CARDS, Card
-from arena.ruff.reckoning import ruff_value
-from arena.ruff.view import RuffView
-from arena.tricks import trick_winner
+from arena.core.cards import CARDS, Card
+from arena.core.tricks import trick_winner
+from arena.games.ruff.reckoning import ruff_value
+from arena.games.ruff.view import RuffView
 
 
 def winning(view: RuffView) -> tuple[int, Card] | None:

@@ -16,10 +16,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 from arena.bot import BaseBot
-from arena.cards import Card, Rank
-from arena.ruff.actions import Action, Announce, Discard, Play
-from arena.ruff.rules import RUB_CARDS
-from arena.ruff.view import RuffView
+from arena.core.cards import Card, Rank
+from arena.games.ruff.actions import Action, Announce, Discard, Play
+from arena.games.ruff.rules import RUB_CARDS
+from arena.games.ruff.view import RuffView
 from bots.ruff.reading import beats, is_master, lowest, partners, unseen, winning
 
 
@@ -43,7 +43,7 @@ class Bot(BaseBot):
     version = "1.0"
     games = ("ruff",)
 
-    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:  # type: ignore[override]
+    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:
         first = legal[0]
         if isinstance(first, Announce):
             return legal[-1]

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.bot import BaseBot
-from arena.ruff.actions import Action, Announce, Discard, Play
-from arena.ruff.view import RuffView
+from arena.games.ruff.actions import Action, Announce, Discard, Play
+from arena.games.ruff.view import RuffView
 from bots.ruff.reading import beats, lowest, partners, winning
 
 
@@ -23,7 +23,7 @@ class Bot(BaseBot):
     version = "1.0"
     games = ("ruff",)
 
-    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:  # type: ignore[override]
+    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:
         first = legal[0]
         if isinstance(first, Announce):
             if len(view.announcements) == len(view.names) - 1:

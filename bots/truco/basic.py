@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from arena.bot import BaseBot
-from arena.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare, Play
-from arena.truco.calls import EnvidoCall, TrucoCall
-from arena.truco.envido import EnvidoCount, envido_score
-from arena.truco.view import TrucoView
+from arena.games.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare, Play
+from arena.games.truco.calls import EnvidoCall, TrucoCall
+from arena.games.truco.envido import EnvidoCount, envido_score
+from arena.games.truco.view import TrucoView
 from bots.truco.reading import greedy_card
 
 
@@ -24,7 +24,7 @@ class Bot(BaseBot):
     version = "1.1"
     games = ("truco",)
 
-    def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:  # type: ignore[override]
+    def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:
         play = view.current
         envido = envido_score(view.dealt, EnvidoCount(view.envido_count))
         good = sum(c.strength >= 10 for c in view.cards)  # a 3 or a trump

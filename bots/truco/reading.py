@@ -7,11 +7,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from arena.truco.calls import TRUCO_LADDER, EnvidoCall, envido_accepted, falta_value
-from arena.truco.cards import DECK, Card
-from arena.truco.envido import EnvidoCount, envido_score
-from arena.truco.tricks import hand_winner, trick_winner
-from arena.truco.view import PlayView, TrucoView
+from arena.games.truco.calls import TRUCO_LADDER, EnvidoCall, envido_accepted, falta_value
+from arena.games.truco.cards import DECK, Card
+from arena.games.truco.envido import EnvidoCount, envido_score
+from arena.games.truco.tricks import hand_winner, trick_winner
+from arena.games.truco.view import PlayView, TrucoView
 
 
 def team_of(seat: int) -> int:

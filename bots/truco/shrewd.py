@@ -9,9 +9,9 @@ import random
 from collections.abc import Sequence
 
 from arena.bot import BaseBot
-from arena.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare, Play
-from arena.truco.calls import EnvidoCall, TrucoCall, envido_refused, falta_value
-from arena.truco.view import TrucoView
+from arena.games.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare, Play
+from arena.games.truco.calls import EnvidoCall, TrucoCall, envido_refused, falta_value
+from arena.games.truco.view import TrucoView
 from bots.truco.reading import deals, envido_chance, envido_worth, trick_chance, truco_level
 
 SAMPLES = 30
@@ -29,7 +29,7 @@ class Bot(BaseBot):
         self.seed = seed
         self.bluff = bluff
 
-    def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:  # type: ignore[override]
+    def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:
         play = view.current
         # Its choices are a function of the seed and the position, never of play order.
         rng = random.Random(

@@ -1,8 +1,0 @@
-"""Errors the Truf engine raises: the arena's game-neutral ones (``arena.errors``),
-named here too so that Truf's modules and older imports keep working."""
-
-from __future__ import annotations
-
-from arena.errors import ActionFormatError, DealError, RuleError
-
-__all__ = ["ActionFormatError", "DealError", "RuleError"]

@@ -1,0 +1,67 @@
+"""How strong is Ruff's ``pimc``: in-process tournaments against sharp, steady and random.
+
+One seeded ``arena tournament --in-process`` per form (double; single at 2, 3 and 4
+seats, F1), reported by ``bench/strength.py``: the leaderboard's order, wins and points
+per deal, and the leaderboard's own probability that pimc is the better player. Issue
+30's goal: pimc first, with P(better than sharp) >= 0.99, in every form, over 200 rounds.
+
+Run: ``python bench/ruff_strength.py [--rounds 200] [--form double --form single-3]
+[--pimc pimc:budget=0.05] [--minutes M] [--results DIR]``. Long: pimc thinks 50 ms a
+decision; ``--minutes`` stops each tournament then and rates the matches played.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/strength.py, run as a script
+
+from strength import run_form  # noqa: E402
+
+OPPONENTS = ("sharp", "steady", "random")
+FORMS = {
+    "double": ["--form", "double"],
+    "single-2": ["--form", "single", "--seats", "2"],
+    "single-3": ["--form", "single", "--seats", "3"],
+    "single-4": ["--form", "single", "--seats", "4"],
+}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--pimc", default="pimc", help="the search entrant, options included")
+    parser.add_argument("--form", choices=sorted(FORMS), action="append")
+    parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument(
+        "--minutes", type=float, help="stop each tournament after this long, rate what was played"
+    )
+    parser.add_argument("--results", type=Path, help="keep each run in DIR/FORM")
+    args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    with tempfile.TemporaryDirectory() as tmp:
+        base = args.results or Path(tmp)
+        met = [
+            run_form(
+                "ruff",
+                form,
+                FORMS[form],
+                (args.pimc, *OPPONENTS),
+                "sharp",
+                args.rounds,
+                args.seed,
+                base / form,
+                "deal",
+                args.minutes,
+            )  # fmt: skip
+            for form in args.form or tuple(FORMS)
+        ]
+    raise SystemExit(0 if all(met) else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,110 @@
+"""What the search bots' strength benches share (bench/truco_strength.py,
+bench/ruff_strength.py): one seeded in-process tournament per seat count or form, and a
+report of its leaderboard: the order, each bot's wins and points per hand or deal, and
+for the search bot against each other bot the leaderboard's own probability that it is
+the better player (``arena.standings.ratings.prob_better``) beside TrueSkill's chance that it
+finishes above the other in one match.
+
+The goal (issue 30): the search bot first, and P(better than the best heuristic bot)
+>= 0.99, in every form.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from arena.standings.leaderboard import build_leaderboard, load_matches
+from arena.standings.ratings import DEFAULT_PARAMS, Rating, prob_better
+
+GOAL = 0.99
+
+
+def match_chance(me: Rating, other: Rating, beta: float = DEFAULT_PARAMS.beta) -> float:
+    """TrueSkill's chance that ``me`` finishes above ``other`` in one match."""
+    z = (me.mu - other.mu) / math.sqrt(2 * beta**2 + me.sigma**2 + other.sigma**2)
+    return 0.5 * (1 + math.erf(z / math.sqrt(2)))
+
+
+def points_per(row: object) -> str:
+    """A row's points per hand (Truco: for and against) or per deal (Ruff)."""
+    made = getattr(row, "points_for_per_hand", None)
+    if made is not None:
+        return f"{made:.2f} (against {getattr(row, 'points_against_per_hand', 0):.2f})"
+    for name in ("points_per_deal", "avg_score_per_deal"):
+        value = getattr(row, name, None)
+        if value is not None:
+            return f"{value:.2f}"
+    return "—"
+
+
+def run_form(
+    game: str,
+    label: str,
+    options: Sequence[str],
+    bots: Sequence[str],
+    best: str,
+    rounds: int,
+    seed: int,
+    results: Path,
+    unit: str,
+    minutes: float | None = None,
+) -> bool:
+    """One tournament of ``bots`` (the search bot first, ``best`` the heuristic to beat);
+    prints its standings and returns whether the goal is met. With ``minutes``, the
+    tournament is stopped then (SIGTERM: it keeps every finished match) and the matches
+    played are rated as they stand, and said to be fewer."""
+    cmd = [
+        sys.executable, "-m", "arena.cli", "tournament", "--in-process", "--quiet",
+        "--game", game, *options, "--rounds", str(rounds), "--seed", str(seed),
+        "--bots", ",".join(bots), "--results", str(results),
+    ]  # fmt: skip
+    started = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    timed_out = False
+    try:
+        code = proc.wait(timeout=None if minutes is None else minutes * 60)
+    except subprocess.TimeoutExpired:
+        timed_out = True
+        proc.terminate()  # SIGTERM stops a run as Ctrl-C does (arena.signals)
+        code = proc.wait()
+    took = time.perf_counter() - started
+    records = load_matches(results / "matches.jsonl")
+    if (code == 0) == timed_out or not records:
+        raise SystemExit(f"the {game} {label} tournament failed (exit {code})")
+    rows = build_leaderboard(records, None, game=game)
+    cut = f", stopped after {took / 60:.1f} min" if timed_out else ""
+    print(f"{game} {label}, {len(records)} matches of {rounds} rounds{cut}, seed {seed} "
+          f"({took:.0f}s): " + " > ".join(r.bot for r in rows))  # fmt: skip
+
+    def base(name: str) -> str:
+        return name.split("#", 1)[0]
+
+    me = next(r for r in rows if base(r.bot) == bots[0])  # the best-placed copy
+    for row in rows:
+        per = points_per(row)
+        share = row.wins / max(row.matches, 1)
+        print(
+            f"  {row.bot:>8}: wins {row.wins:g}/{row.matches} ({share:.0%}), "
+            f"points/{unit} {per}, mu {row.mu:.2f} sigma {row.sigma:.2f}"
+        )
+    goal = base(rows[0].bot) == bots[0]
+    rival = next(r for r in rows if base(r.bot) == best)  # the best-placed copy
+    mine = Rating(me.mu, me.sigma)
+    for other in rows:
+        if base(other.bot) == bots[0]:
+            continue
+        theirs = Rating(other.mu, other.sigma)
+        p = prob_better(mine, theirs)
+        print(
+            f"  P({me.bot} better than {other.bot}) = {p:.4f} "
+            f"(finishes above it in one match: {match_chance(mine, theirs):.4f})"
+        )
+        if other is rival:
+            goal = goal and p >= GOAL
+    print(f"  goal (first, P(better than {best}) >= {GOAL}): {'met' if goal else 'NOT met'}")
+    return goal

@@ -1,0 +1,223 @@
+"""pimc: Truco by Monte Carlo search on the simulator (``arena.games.truco.sim``).
+
+For every decision it draws the cards it has not seen, exactly among the deals its view
+allows (``arena.games.truco.sampling``: the cards played and shown, every declaration a true
+score), and in each such world tries each of its legal actions -- a card, a call, a
+raise, Quiero or No Quiero, al mazo -- then plays the hand out with ``policy``, a quick
+player that sees only its own cards: the other seats call, answer and play by their own
+hands, never by the world's hidden cards, so a call can be refused, a bluff can work and
+a raise is answered as a table would. It takes the action whose worlds score best: its
+team's points in the hand less the other team's.
+
+Plain PIMC (every seat seeing every card in the playouts) cannot bluff nor read a bluff;
+here only the searching seat's first action is chosen with the world's cards in view, and
+each world is one its view allows. A declaration (R9) is made whenever legal: the true
+number can only win the Envido.
+
+Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
+search per decision (default 0.05), or ``samples``, a fixed number of worlds per decision
+so that its play repeats exactly (``bots.searching``).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+from arena.bot import BaseBot
+from arena.games.truco import sim
+from arena.games.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare
+from arena.games.truco.calls import EnvidoCall, TrucoCall
+from arena.games.truco.sampling import Sampler
+from arena.games.truco.view import TrucoView
+from bots.searching import SearchOptions, decision_rng, search
+
+NOISE = 0.05  # the share of playout cards played at random: worlds stay varied
+
+
+def equity(state: sim.Sim, seat: int) -> float:
+    """A rough chance, 0..1, that ``seat``'s team takes the hand's tricks: its cards'
+    strengths (R1) and the tricks already won (R5), from its own cards only."""
+    b = state.bout
+    team = seat % 2
+    cards = sorted((sim.STRENGTH[c] for c in state.hands[seat]), reverse=True)
+    won = sum(1 for r in b.results if r == team)
+    lost = sum(1 for r in b.results if r is not None and r != team)
+    if won - lost >= 1 and b.closed >= 1 and cards and cards[0] >= 9:
+        return 0.9
+    base = sum(c / 14 for c in cards[:2]) / 2 if cards else 0.0
+    return min(1.0, max(0.0, base + 0.25 * (won - lost)))
+
+
+def policy(state: sim.Sim, rng: random.Random) -> Action:
+    """A quick player from its own cards, with the thresholds of the bundled heuristics:
+    Envido on 27 or more, Truco on strong cards (a bluff now and then once a trick is
+    won), answers that accept whenever the cards give a fair chance, and the cheapest
+    card that wins the trick (the lowest when its partner is already winning or nothing
+    wins)."""
+    asked, seat = state.asked()
+    b = state.bout
+    moves = state._legal(asked, seat)
+    if asked == sim.DECLARE:
+        return next((m for m in moves if isinstance(m, Declare)), SON_BUENAS)
+    if asked == sim.ANSWER_ENVIDO:
+        points = state.envido[seat]
+        falta = b.ecalls[-1] is EnvidoCall.FALTA_ENVIDO
+        if points >= 30 and not falta and rng.random() < 0.5:
+            raises = [m for m in moves if isinstance(m, Call) and m.call is EnvidoCall.REAL_ENVIDO]
+            if raises:
+                return raises[0]
+        return QUIERO if points >= (29 if falta else 25) else NO_QUIERO
+    if asked == sim.ANSWER_TRUCO:
+        eq = equity(state, seat)
+        if eq > 0.8 and rng.random() < 0.5:
+            raises = [m for m in moves if isinstance(m, Call) and isinstance(m.call, TrucoCall)]
+            if raises:
+                return raises[0]
+        return QUIERO if eq > 0.3 else NO_QUIERO
+    # PLAY
+    calls = [m for m in moves if isinstance(m, Call)]
+    if calls:
+        envido = [m for m in calls if m.call is EnvidoCall.ENVIDO]
+        if envido and state.envido[seat] >= 27:
+            return envido[0]
+        truco = [m for m in calls if isinstance(m.call, TrucoCall)]
+        if truco:
+            eq = equity(state, seat)
+            if eq > 0.72 or (b.closed and eq > 0.3 and rng.random() < 0.1):
+                return truco[0]
+    hand = state.hands[seat]
+    if len(hand) == 1:
+        return sim.PLAYS[hand[0]]
+    if rng.random() < NOISE:
+        return sim.PLAYS[hand[int(rng.random() * len(hand))]]
+    strength = sim.STRENGTH
+    low = min(hand, key=strength.__getitem__)
+    if not b.trick:
+        return sim.PLAYS[max(hand, key=strength.__getitem__)]
+    top = max(strength[c] for _, c in b.trick)
+    holders = {s % 2 for s, c in b.trick if strength[c] == top}
+    if holders == {seat % 2}:
+        return sim.PLAYS[low]  # the partner holds the trick
+    winners = [c for c in hand if strength[c] > top]
+    if winners:
+        return sim.PLAYS[min(winners, key=strength.__getitem__)]
+    return sim.PLAYS[low]
+
+
+def _sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-x))
+
+
+def _envido_call(state: sim.Sim, seat: int) -> float:
+    """The chance a table player calls (or accepts) the Envido with this hand: likely from
+    27 (R9), a bluff now and then below."""
+    return 0.05 + 0.9 * _sigmoid((state.envido[seat] - 26.5) / 1.5)
+
+
+def _truco_call(state: sim.Sim, seat: int) -> float:
+    """The chance a table player calls the Truco with these cards: likely on strong cards,
+    a bluff one time in ten otherwise."""
+    return 0.1 + 0.85 * _sigmoid((equity(state, seat) - 0.7) / 0.08)
+
+
+def likelihood(state: sim.Sim, seat: int, action: Action) -> float:
+    """How likely, up to a factor the same in every world, ``seat`` was to take
+    ``action`` here with the cards it holds in this world: calls grow likely with its
+    strength, silence and refusals with its weakness. A reading of the table, not a rule:
+    it weighs the worlds; the sampler keeps them exact."""
+    asked, _ = state.asked()
+    if asked == sim.DECLARE:
+        return 1.0
+    legal = state._legal(asked, seat)
+    is_call = isinstance(action, Call)
+    envido_call = is_call and isinstance(action.call, EnvidoCall)  # type: ignore[union-attr]
+    truco_call = is_call and isinstance(action.call, TrucoCall)  # type: ignore[union-attr]
+    if asked == sim.ANSWER_ENVIDO:
+        e = _envido_call(state, seat)
+        if is_call:
+            return e * e
+        accept = 0.05 + 0.9 * _sigmoid((state.envido[seat] - 24.5) / 1.5)
+        return accept if action == QUIERO else 1 - accept
+    if asked == sim.ANSWER_TRUCO:
+        if envido_call:
+            return _envido_call(state, seat)
+        eq = equity(state, seat)
+        if truco_call:
+            return _truco_call(state, seat) ** 2
+        accept = 0.1 + 0.85 * _sigmoid((eq - 0.3) / 0.1)
+        return accept if action == QUIERO else 1 - accept
+    out = 1.0  # PLAY: a call made, or one not made when it could have been
+    if any(isinstance(m, Call) and isinstance(m.call, EnvidoCall) for m in legal):
+        e = _envido_call(state, seat)
+        out *= e if envido_call else 1 - e
+    if not envido_call and any(
+        isinstance(m, Call) and isinstance(m.call, TrucoCall) for m in legal
+    ):
+        t = _truco_call(state, seat)
+        out *= t if truco_call else 1 - t
+    return out
+
+
+def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, float]:
+    """``sim.from_view`` with the world's weight: the likelihood of every other seat's
+    actions in this play."""
+    state = sim.Sim.start(sim.rules_of(view), dealt, view.dealer, duels=view.kind == "duels",
+                          scores=view.scores)  # fmt: skip
+    weight = 1.0
+    for play in view.plays:
+        for seat, action in play.log:
+            if seat != view.seat:
+                weight *= likelihood(state, seat, action)
+            state.apply(action, seat)
+    return state, weight
+
+
+class Bot(BaseBot):
+    name = "pimc"
+    version = "1.0"
+    games = ("truco",)
+
+    def __init__(
+        self, seed: int | str = 0, budget: float = 0.05, samples: int = 0, read: bool = True
+    ) -> None:
+        self.seed = seed
+        self.options = SearchOptions(budget=budget, samples=samples)
+        self.read = bool(read)
+
+    def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:
+        if len(legal) == 1:
+            return 0
+        if view.asked == "declare":  # ruling R9: the true number, whenever it is legal
+            return next((a for a in legal if isinstance(a, Declare)), SON_BUENAS)
+        more = self.options.more()
+        rng = decision_rng(self.seed, view.match_id, view.hand_no, view.seat, len(view.plays),
+                           len(view.current.log))  # fmt: skip
+        sampler = Sampler(view)
+        team = view.seat % 2
+        actions = list(legal)
+
+        def draw(rng: random.Random) -> tuple[sim.Sim, float]:
+            return replay(view, sampler.sample(rng))
+
+        def score(world: object, rng: random.Random) -> list[float]:
+            state = world[0]  # type: ignore[index]
+            values = []
+            for action in actions:
+                child = state.copy()
+                child.step(action)
+                points = child.playout(rng, policy)
+                values.append(points[team] - points[1 - team])
+            return values
+
+        weigh = (lambda world: world[1]) if self.read else None
+        return search(len(actions), draw, score, rng, more, weigh).best()
+
+
+PimcBot = Bot
+
+if __name__ == "__main__":
+    from arena.sdk import main
+
+    main(Bot)
