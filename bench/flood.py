@@ -218,10 +218,11 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
             try:
                 out, _ = await asyncio.to_thread(flooder.communicate, timeout=30)
                 codes = json.loads(out or b"{}")  # the ready line was read
-            except subprocess.TimeoutExpired:
-                flooder.kill()
-                flooder.wait()
-                codes = {"error": "the flooder did not stop within 30 s"}
+            except (subprocess.TimeoutExpired, ValueError) as exc:  # the edge is still stopped
+                if flooder.poll() is None:
+                    flooder.kill()
+                    flooder.wait()
+                codes = {"error": f"the flooder did not report: {type(exc).__name__}"}
         for p in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 await asyncio.to_thread(p.wait, 5)
