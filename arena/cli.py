@@ -996,6 +996,35 @@ def check(
 
 
 @app.command()
+def edge(
+    *,
+    listen: Annotated[
+        str,
+        typer.Option("--listen", metavar="HOST:PORT", help="Address the bots dial."),
+    ] = "0.0.0.0:50051",
+    referee: Annotated[
+        str,
+        typer.Option(
+            "--referee", metavar="unix:PATH", help="The referee's --listen (a Unix socket)."
+        ),
+    ] = "unix:arena.sock",
+    tls_cert: TlsCertO = None,
+    tls_key: TlsKeyO = None,
+) -> None:
+    """Run nginx in front of a referee for an internet event (see the README's threat model)."""
+    from arena.referee.edge import run_edge
+
+    try:
+        if (tls_cert is None) != (tls_key is None):
+            raise ValueError("TLS needs both --tls-cert and --tls-key")
+        tls = (tls_cert, tls_key) if tls_cert and tls_key else None
+        code = run_edge(listen, referee, tls)
+    except (ValueError, OSError) as exc:
+        raise fail(str(exc)) from None
+    raise typer.Exit(code)
+
+
+@app.command()
 def leaderboard(
     directory: Annotated[
         Path, typer.Argument(metavar="DIR", help="A results directory (results/<run>/).")

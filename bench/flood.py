@@ -17,6 +17,22 @@ per second of the schedule. The fourth entrant, and the flood, differ:
   client process calling ``Health/Check``, a reflection ``list_services`` stream, or
   ``Play`` with a hello of an unknown protocol version.
 
+* ``ping``, ``settings``, ``rapid-reset``, ``unknown-frame``, ``continuation``: a fourth
+  ``random`` bot, and one raw HTTP/2 attacker process (bench/h2raw.py: frames written by
+  hand) with one connection from each of ``--sources`` (20) loopback addresses in 5 /24
+  blocks, sending ``--frame-rate`` (20,000) frames a second in all, in writes of 100:
+  PINGs; SETTINGS frames (each to be acknowledged); a call's HEADERS and its RST_STREAM
+  at once, over and over (rapid reset); frames of an undefined type; or a call's HEADERS
+  without END_HEADERS followed by CONTINUATION frames of 0.9 KB that never end them. A
+  connection the server closes is dialled again at once (paced like a write).
+* ``waiting-room``: 16 Play streams from each address that never say hello (320 for a
+  room of 256), reopened as the referee closes them; ``stalled-calls``: 8 connections per
+  address with 16 health checks each that send their headers and never their message
+  (2,560 calls), reopened likewise; at most ``--rate`` new streams a second after the first.
+
+``--edge`` runs every scenario, calm included, through ``arena edge`` (nginx) with the
+referee on a Unix socket behind it.
+
 The machine has two cores shared by every process here (and by other tenants), so a
 flooder's own CPU competes with the bots whatever the referee does. To compare like
 with like, every flood comes from ONE process on one channel, at a fixed target rate
@@ -32,10 +48,12 @@ Each scenario also counts the CPU time of every process it ran (referee, bots, f
 start-up included) per honest decision: other tenants slow a scenario down without
 adding to it, so its ratio to calm shows the work a flood adds more steadily.
 
-Run: ``python bench/flood.py [--rounds R] [--deals D] [--repeat K] [--unlimited]``. Prints
-each calm/flood pair: the honest decisions per second, their ratio (the goal: at least
-0.8), and how the flooder's calls ended and how many it started a second; then the
-median ratio per flood. It reports; it asserts nothing.
+Run: ``python bench/flood.py [--rounds R] [--deals D] [--repeat K] [--unlimited] [--edge]
+[--floods a,b]``. Prints each calm/flood pair: the honest decisions per second, the CPU
+per honest decision, the referee's peak resident memory (and the edge's), the honest
+bots' faults, their ratio (the goal: at least 0.8), and how the flooder's calls ended;
+then per flood the median ratio, the highest peak memory and the faults in all. It
+reports; it asserts nothing.
 """
 
 from __future__ import annotations
@@ -50,12 +68,15 @@ if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(
 import argparse
 import asyncio
 import contextlib
+import importlib.util
 import json
 import queue
 import resource
 import signal
+import socket
 import subprocess
 import tempfile
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -70,6 +91,7 @@ from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.core.seeding import seeded_secret
 from arena.play.run import RunConfig, make_plan, tune_gc
+from arena.referee.edge import start_edge
 from arena.referee.host import bot_command, run_schedule, wait_for_entrants
 from arena.referee.limits import Limits
 from arena.referee.server import Entrant, Referee, start_server
@@ -77,8 +99,16 @@ from arena.standings.results import ResultsWriter
 from arena.wire.pbwire import tag, uv
 
 ROOT = Path(__file__).resolve().parents[1]
-FLOODS = ("junk", "health", "reflection", "bad-hello")
-CLIENT_FLOODS = FLOODS[1:]  # a flood client process; junk comes from an entrant
+# bench/h2raw.py, the raw HTTP/2 attacker, by its path (this folder is off sys.path).
+_spec = importlib.util.spec_from_file_location("h2raw", Path(__file__).with_name("h2raw.py"))
+assert _spec is not None and _spec.loader is not None
+h2raw = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(h2raw)
+CLIENT_FLOODS = ("health", "reflection", "bad-hello")  # a flood client process (grpc)
+# A raw HTTP/2 attacker process (bench/h2raw.py), from --sources loopback addresses.
+FRAME_FLOODS = ("ping", "settings", "rapid-reset", "unknown-frame", "continuation")
+ROOM_FLOODS = ("waiting-room", "stalled-calls")
+FLOODS = ("junk", *CLIENT_FLOODS, *FRAME_FLOODS, *ROOM_FLOODS)
 HONEST = 3  # entrants 0-2: the bots whose decisions count
 UNLIMITED = Limits(
     calls_per_second=1e9,
@@ -123,8 +153,16 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
     tokens = {f"token-{i}": entrant for i, entrant in enumerate(plan.entrants)}
     referee = Referee(tokens=tokens)
     limits = UNLIMITED if args.unlimited else Limits()
-    server, port = await start_server(referee, "127.0.0.1:0", limits=limits)
-    address = f"127.0.0.1:{port}"
+    run_dir = Path(tempfile.mkdtemp(prefix="flood-"))
+    edge = None
+    if args.edge:  # the referee on a Unix socket, nginx (arena edge) in front
+        server, _ = await start_server(referee, f"unix:{run_dir / 'arena.sock'}", limits=limits)
+        address = f"127.0.0.1:{_free_port()}"
+        edge = start_edge(address, f"unix:{run_dir / 'arena.sock'}", run_dir / "edge")
+        await asyncio.to_thread(_wait_listening, address)
+    else:
+        server, port = await start_server(referee, "127.0.0.1:0", limits=limits)
+        address = f"127.0.0.1:{port}"
     procs: list[subprocess.Popen[bytes]] = []
     for i, token in enumerate(tokens):
         if name == "junk" and i == HONEST:
@@ -133,12 +171,16 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
             cmd = bot_command("random", address, token, f"1:{i}")
         procs.append(subprocess.Popen(cmd, env=_env(), stderr=subprocess.DEVNULL))
     flooder = None
+    memory = Memory(edge.pid if edge else None)
+    faults = Counter[str]()
     try:
         await wait_for_entrants(referee, len(tokens), [], 60)
-        if name in CLIENT_FLOODS:
+        if name in CLIENT_FLOODS or name in FRAME_FLOODS or name in ROOM_FLOODS:
+            kind = "--flood" if name in CLIENT_FLOODS else "--attack"
             flooder = subprocess.Popen(
-                [sys.executable, __file__, "--flood", name, address,
-                 "--rate", str(args.rate), "--in-flight", str(args.in_flight)],
+                [sys.executable, __file__, kind, name, address,
+                 "--rate", str(args.rate), "--frame-rate", str(args.frame_rate),
+                 "--in-flight", str(args.in_flight), "--sources", str(args.sources)],
                 env=_env(), stdout=subprocess.PIPE,
             )  # fmt: skip
             assert flooder.stdout is not None
@@ -146,6 +188,16 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
             await asyncio.sleep(0.5)  # and under way before the first table starts
         counted = {e.name: Counted(e) for e in referee.entrants}
         honest = [counted[name] for name in plan.entrants[:HONEST]]
+        honest_names = set(plan.entrants[:HONEST])
+
+        def on_match(outcome: Any, total: int) -> None:
+            record = outcome.record
+            for kind, per_seat in record["faults"].items():
+                for seat, n in zip(record["seats"], per_seat, strict=True):
+                    if seat in honest_names and n:
+                        faults[kind] += n
+
+        memory.start()
         with tempfile.TemporaryDirectory() as tmp, ResultsWriter(tmp, fsync=False) as writer:
             start = time.perf_counter()
             decisions = await run_schedule(
@@ -153,23 +205,37 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
                 counted,  # type: ignore[arg-type]
                 writer,
                 skip=frozenset(),
-                on_match=lambda outcome, total: None,
+                on_match=on_match,
             )
             seconds = time.perf_counter() - start
         await referee.goodbye()
         await referee.wait_all_gone(5)
     finally:
+        memory.stop()
         codes: dict[str, Any] = {}
         if flooder is not None:
             flooder.send_signal(signal.SIGTERM)
-            out, _ = await asyncio.to_thread(flooder.communicate, timeout=30)
-            codes = json.loads(out or b"{}")  # the ready line was read
+            try:
+                out, _ = await asyncio.to_thread(flooder.communicate, timeout=30)
+                codes = json.loads(out or b"{}")  # the ready line was read
+            except (subprocess.TimeoutExpired, ValueError) as exc:  # the edge is still stopped
+                if flooder.poll() is None:
+                    flooder.kill()
+                    flooder.wait()
+                codes = {"error": f"the flooder did not report: {type(exc).__name__}"}
         for p in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 await asyncio.to_thread(p.wait, 5)
             if p.poll() is None:
                 p.kill()
                 p.wait()
+        if edge is not None:
+            edge.send_signal(signal.SIGQUIT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                await asyncio.to_thread(edge.wait, 10)
+            if edge.poll() is None:
+                edge.kill()
+                edge.wait()
         await server.stop(0.5)
     answered = sum(c.answered for c in honest)
     return {
@@ -178,7 +244,74 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
         "seconds": seconds,
         "cpu_us": 1e6 * (_cpu() - cpu) / answered,
         "flood": codes,
+        "faults": sum(faults.values()),
+        "referee_mb": memory.referee_peak / 2**20,
+        "edge_mb": memory.edge_peak / 2**20,
     }
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_listening(address: str, seconds: float = 10.0) -> None:
+    host, port = address.rsplit(":", 1)
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection((host, int(port)), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.05)
+
+
+def _rss(pid: int | str) -> int:
+    """A process's resident memory in bytes (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+class Memory(threading.Thread):
+    """Samples the referee's resident memory (this process) and the edge's (nginx's
+    master and workers), ten times a second, keeping the peaks."""
+
+    def __init__(self, edge: int | None) -> None:
+        super().__init__(daemon=True)
+        self.edge = edge
+        self.referee_peak = self.edge_peak = 0
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        while True:  # a sample now, then every 0.1 s, and one when stopped
+            self.sample()
+            if self.done.wait(0.1):
+                self.sample()
+                return
+
+    def sample(self) -> None:
+        self.referee_peak = max(self.referee_peak, _rss("self"))
+        if self.edge is not None:
+            pids = [self.edge]
+            with contextlib.suppress(OSError), open(
+                f"/proc/{self.edge}/task/{self.edge}/children"
+            ) as f:
+                pids += [int(p) for p in f.read().split()]
+            self.edge_peak = max(self.edge_peak, sum(_rss(p) for p in pids))
+
+    def stop(self) -> None:
+        self.done.set()
+        if self.is_alive():
+            self.join(2)
 
 
 def _cpu() -> float:
@@ -250,6 +383,132 @@ async def _bad_hello(channel: grpc.aio.Channel) -> None:
         pass
 
 
+# ------------------------------------------------------- the raw HTTP/2 attacker
+
+BATCH = 100  # frames per write
+
+
+def _frames(kind: str, conn: h2raw.Conn) -> bytes:
+    """One write of ``kind``'s flood: BATCH frames."""
+    f = h2raw.frame
+    if kind == "ping":
+        return f(h2raw.PING, 0, 0, b"12345678") * BATCH
+    if kind == "settings":  # SETTINGS_INITIAL_WINDOW_SIZE, each to be acknowledged
+        return f(h2raw.SETTINGS, 0, 0, b"\x00\x04\x00\x00\xff\xff") * BATCH
+    if kind == "unknown-frame":
+        return f(h2raw.UNKNOWN_TYPE, 0, 0, b"x" * 64) * BATCH
+    if kind == "rapid-reset":  # a call opened and cancelled at once, over and over
+        out = bytearray()
+        for _ in range(BATCH // 2):
+            sid = conn.new_stream()
+            out += f(h2raw.HEADERS, h2raw.END_HEADERS, sid, HEALTH_HEADERS)
+            out += f(h2raw.RST_STREAM, 0, sid, b"\x00\x00\x00\x08")  # CANCEL
+        return bytes(out)
+    if kind == "continuation":  # a call's headers that never end
+        return f(h2raw.CONTINUATION, 0, 1, PAD_FIELDS) * BATCH
+    raise ValueError(kind)
+
+
+HEALTH_HEADERS = h2raw.grpc_headers(h2raw.HEALTH_CHECK)
+PAD_FIELDS = h2raw.header_block([(f"x-pad-{i}", "p" * 200) for i in range(4)])  # ~0.9 KB
+
+
+def attack(kind: str, address: str, rate: float, sources: int, calls: float) -> None:
+    """``kind`` against ``address`` from ``sources`` loopback addresses (127.1.x.y), until
+    SIGTERM; then print what it did as JSON. Frame floods: ``rate`` frames a second in
+    all, in writes of BATCH; a connection the server closes is dialled again at once.
+    waiting-room: 16 Play streams per address that never say hello; stalled-calls: 8
+    connections per address with 16 health checks each that never send their message;
+    both reopen what the server closes, at most ``calls`` new streams a second in all
+    (after the first: as the health flood's calls)."""
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    stats: Counter[str] = Counter()
+    lock = threading.Lock()
+
+    def count(key: str, n: int = 1) -> None:
+        with lock:
+            stats[key] += n
+
+    def flood(source: str) -> None:
+        per_source = rate / sources
+        due = time.monotonic()
+        while not stop.is_set():
+            # Dialling again is paced like a write: the rate bounds the attacker's own work.
+            due = max(due + BATCH / per_source, time.monotonic() - 0.1)
+            if stop.wait(max(0.0, due - time.monotonic())):
+                break
+            try:
+                conn = h2raw.Conn(address, source, parse=False)
+            except OSError:
+                count("refused")
+                stop.wait(0.01)
+                continue
+            count("connections")
+            try:
+                if kind == "continuation":
+                    conn.send(h2raw.frame(h2raw.HEADERS, 0, conn.new_stream(), HEALTH_HEADERS))
+                while not stop.is_set() and not conn.closed.is_set():
+                    batch = _frames(kind, conn)
+                    if not conn.send(batch):
+                        break
+                    count("frames", BATCH)
+                    due = max(due + BATCH / per_source, time.monotonic() - 0.1)
+                    stop.wait(max(0.0, due - time.monotonic()))
+            finally:
+                conn.close()
+
+    def squat(source: str, path: str, conns: int) -> None:
+        live: list[tuple[h2raw.Conn, set[int]]] = []
+        per_tick = max(1, round(calls / sources / 20))  # new streams per 50 ms
+        while not stop.is_set():
+            budget = per_tick
+            live = [(c, s) for c, s in live if not c.closed.is_set()]
+            while len(live) < conns and not stop.is_set():
+                try:
+                    c = h2raw.Conn(address, source)
+                except OSError:
+                    count("refused")
+                    break
+                count("connections")
+                live.append((c, set()))
+            for c, streams in live:
+                with c.lock:
+                    gone = streams & c.ended_streams
+                streams -= gone
+                count("closed by the referee", len(gone))
+                while len(streams) < 16 and budget > 0:
+                    streams.add(c.open_call(path))
+                    count("streams")
+                    budget -= 1
+            stop.wait(0.05)
+        for c, _ in live:
+            c.close()
+
+    addresses = h2raw.loopback_sources(sources, per_block=4)
+    if kind == "waiting-room":
+        targets = [lambda a=a: squat(a, h2raw.PLAY, 1) for a in addresses]
+    elif kind == "stalled-calls":
+        targets = [lambda a=a: squat(a, h2raw.HEALTH_CHECK, 8) for a in addresses]
+    else:
+        targets = [lambda a=a: flood(a) for a in addresses]
+    threads = [threading.Thread(target=t, daemon=True) for t in targets]
+    start = time.monotonic()
+    print("ready", flush=True)
+    for t in threads:
+        t.start()
+    stop.wait()
+    end = time.monotonic() + 5  # a thread stuck in a write is a daemon: left behind
+    for t in threads:
+        t.join(max(0.0, end - time.monotonic()))
+    elapsed = time.monotonic() - start
+    out = dict(stats)
+    if "frames" in out:
+        out["frames_per_second"] = round(out.pop("frames") / elapsed)
+    print(json.dumps(out), flush=True)
+    os._exit(0)  # threads left in a blocking write or dial must not hold the exit
+
+
 # ------------------------------------------------------------ the junk bot
 
 # A PlayRequest that answers nothing: an empty second hello padded with 60 KB of an
@@ -301,8 +560,11 @@ def junk_bot(address: str, token: str) -> None:
 
 def describe(name: str, result: dict[str, Any]) -> str:
     flood = result["flood"]
-    return f"{name} {result['honest_rate']:,.0f}/s {result['cpu_us']:,.0f} us CPU" + (
-        f" {flood}" if flood else ""
+    edge = f" edge {result['edge_mb']:,.0f} MB" if result["edge_mb"] else ""
+    return (
+        f"{name} {result['honest_rate']:,.0f}/s {result['cpu_us']:,.0f} us CPU "
+        f"referee {result['referee_mb']:,.0f} MB{edge} honest faults {result['faults']}"
+        + (f" {flood}" if flood else "")
     )
 
 
@@ -314,13 +576,22 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--rate", type=float, default=1250.0, help="flood calls a second")
     parser.add_argument("--in-flight", type=int, default=64, help="flood calls open at once")
     parser.add_argument("--unlimited", action="store_true", help="the Gate's limits out of reach")
+    parser.add_argument("--edge", action="store_true", help="through `arena edge` (nginx)")
+    parser.add_argument(
+        "--frame-rate", type=float, default=20_000.0, help="HTTP/2 frames a second (frame floods)"
+    )
+    parser.add_argument("--sources", type=int, default=20, help="attacker loopback addresses")
     parser.add_argument("--floods", default=",".join(FLOODS), help="which floods, comma-separated")
     parser.add_argument("--flood", nargs=2, metavar=("KIND", "ADDR"), help=argparse.SUPPRESS)
+    parser.add_argument("--attack", nargs=2, metavar=("KIND", "ADDR"), help=argparse.SUPPRESS)
     parser.add_argument("--junk-bot", metavar="ADDR", help=argparse.SUPPRESS)
     parser.add_argument("--token", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.flood:
         asyncio.run(flood(args.flood[0], args.flood[1], args.rate, args.in_flight))
+        return
+    if args.attack:
+        attack(args.attack[0], args.attack[1], args.frame_rate, args.sources, args.rate)
         return
     if args.junk_bot:
         junk_bot(args.junk_bot, args.token)
@@ -330,28 +601,34 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error(f"unknown flood(s): {', '.join(sorted(unknown))}; known: {', '.join(FLOODS)}")
     tune_gc()  # as `arena tournament` runs its referee
     limits = "limits out of reach (--unlimited)" if args.unlimited else "default limits"
+    front = "through arena edge (nginx)" if args.edge else "grpcio directly"
     print(
-        f"4 entrants ({HONEST} honest random bots counted), {args.rounds} rounds, {limits}; "
-        f"floods: one process, {args.rate:g} calls/s, at most {args.in_flight} in flight"
+        f"4 entrants ({HONEST} honest random bots counted), {args.rounds} rounds, {limits}, "
+        f"{front}; floods: one process, {args.rate:g} calls/s, at most {args.in_flight} in "
+        f"flight; frame floods {args.frame_rate:g} frames/s from {args.sources} addresses"
     )
-    ratios: dict[str, list[tuple[float, float]]] = {name: [] for name in floods}
+    ratios: dict[str, list[tuple[float, float, float, int]]] = {name: [] for name in floods}
     for n in range(1, args.repeat + 1):
         for name in floods:
             calm = asyncio.run(scenario("calm", args.rounds, args.deals, args))
             flooded = asyncio.run(scenario(name, args.rounds, args.deals, args))
             ratio = flooded["honest_rate"] / calm["honest_rate"]
             cpu = flooded["cpu_us"] / calm["cpu_us"]
-            ratios[name].append((ratio, cpu))
+            mb = flooded["referee_mb"] + flooded["edge_mb"]
+            ratios[name].append((ratio, cpu, mb, flooded["faults"]))
             print(
                 f"#{n} {describe('calm', calm)}  {describe(name, flooded)}  "
                 f"ratio {ratio:.2f} (CPU {cpu:.2f})",
                 flush=True,
             )
     print("honest decisions/s under each flood as a ratio to calm, median pair")
-    print("(and CPU per honest decision, all processes, as a ratio to calm):")
+    print("(and CPU per honest decision, all processes, as a ratio to calm; the highest peak")
+    print("memory of the referee and the edge together; the honest bots' faults in all):")
     for name, values in ratios.items():
-        ratio, cpu = sorted(values)[len(values) // 2]
-        print(f"  {name:<11} {ratio:.2f} (CPU {cpu:.2f})")
+        ratio, cpu, _, _ = sorted(values)[len(values) // 2]
+        peak = max(v[2] for v in values)
+        faults = sum(v[3] for v in values)
+        print(f"  {name:<13} {ratio:.2f} (CPU {cpu:.2f}) peak {peak:,.0f} MB, faults {faults}")
 
 
 if __name__ == "__main__":

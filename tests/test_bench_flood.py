@@ -16,17 +16,22 @@ def bench(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_flood_bench_reports_each_flood_against_calm() -> None:
-    out = bench("--floods", "junk,bad-hello")
+    out = bench("--floods", "junk,bad-hello,continuation", "--sources", "4")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert re.match(r"#1 calm [\d,]+/s [\d,]+ us CPU  junk [\d,]+/s .* ratio \d+\.\d\d", lines[1])
+    calm = r"calm [\d,]+/s [\d,]+ us CPU referee [\d,]+ MB honest faults \d+"
+    assert re.match(rf"#1 {calm}  junk [\d,]+/s .* ratio \d+\.\d\d", lines[1]), lines[1]
     # The flooder's calls: the first hellos are refused for their version, then the
     # address is refused outright.
     assert "FAILED_PRECONDITION" in lines[2] and "UNAVAILABLE" in lines[2], lines[2]
-    assert re.fullmatch(r"  bad-hello +\d+\.\d\d \(CPU \d+\.\d\d\)", lines[-1]), lines
+    # The raw HTTP/2 attacker reports the frames it sent a second.
+    assert "'frames_per_second'" in lines[3], lines[3]
+    assert re.fullmatch(
+        r"  bad-hello +\d+\.\d\d \(CPU \d+\.\d\d\) peak [\d,]+ MB, faults \d+", lines[-2]
+    ), lines
 
 
 def test_an_unknown_flood_is_an_error_not_a_traceback() -> None:
-    out = bench("--floods", "ping")
+    out = bench("--floods", "smurf")
     assert out.returncode == 2
-    assert "unknown flood(s): ping" in out.stderr and "Traceback" not in out.stderr
+    assert "unknown flood(s): smurf" in out.stderr and "Traceback" not in out.stderr

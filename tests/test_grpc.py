@@ -385,18 +385,21 @@ class Hosted:
     """A real referee (``start_server``, health, reflection) on 127.0.0.1, port 0, run by
     an asyncio loop in a background thread; tests drive it with ``run``."""
 
-    def __init__(self, limits: Limits | None = None, **referee_options: Any) -> None:
+    def __init__(
+        self, limits: Limits | None = None, listen: str = "127.0.0.1:0", **referee_options: Any
+    ) -> None:
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, name="referee", daemon=True)
         self.thread.start()
 
         async def start() -> tuple[Referee, grpc.aio.Server, int]:
             referee = Referee(**referee_options)
-            server, port = await start_server(referee, "127.0.0.1:0", limits=limits)
+            server, port = await start_server(referee, listen, limits=limits)
             return referee, server, port
 
         self.referee, self.server, port = self.run(start())
-        self.address = f"127.0.0.1:{port}"
+        # ``listen`` may be unix:PATH (behind the edge): then that is the address.
+        self.address = listen if listen.startswith("unix:") else f"127.0.0.1:{port}"
 
     def run(self, coro: Coroutine[Any, Any, T], timeout: float = 60.0) -> T:
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
@@ -412,10 +415,23 @@ class Hosted:
     def close(self) -> None:
         with contextlib.suppress(Exception):
             self.run(self.server.stop(0), timeout=10)
+        with contextlib.suppress(Exception):
+            self.run(_finish_tasks(), timeout=10)
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=10)
         if not self.thread.is_alive():
             self.loop.close()
+
+
+async def _finish_tasks() -> None:
+    """Cancel what the stopped server left on the loop (calls in a refusal's delay or
+    waiting for a hello) and let it end, so that no task is destroyed while pending
+    when the loop closes (a finalizer then runs at a random moment of another test)."""
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for t in tasks:
+        t.cancel()
+    if tasks:
+        await asyncio.wait(tasks, timeout=5)
 
 
 def hello(token: str = "", name: str = "raw", version: int = 1, **more: Any) -> pb.PlayRequest:

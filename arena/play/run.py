@@ -173,7 +173,10 @@ def tune_gc() -> None:
 
 
 def split_listen(listen: str) -> tuple[str, str]:
-    """``HOST:PORT`` as (host, port); an empty host is loopback. A ConfigError otherwise."""
+    """``HOST:PORT`` as (host, port); an empty host is loopback. A ConfigError otherwise.
+    ``unix:PATH`` (a referee behind ``arena edge``) is (``unix:PATH``, "")."""
+    if listen.startswith("unix:") and len(listen) > 5:
+        return listen, ""
     host, sep, port = listen.rpartition(":")
     if not sep or not port.isdigit() or int(port) > 65535:
         raise ConfigError(f"--listen must be HOST:PORT (port 0: any free port), got {listen!r}")
@@ -184,6 +187,11 @@ def check_listen(listen: str) -> None:
     """Bind ``--listen`` once before anything starts: a busy port or an address that is
     not this machine's is one line naming it (issue 13.4), not a gRPC log message."""
     host, port = split_listen(listen)
+    if not port:  # a Unix socket: its folder must exist; grpc replaces a stale socket
+        folder = Path(listen[5:]).parent
+        if not folder.is_dir():
+            raise ConfigError(f"cannot listen on {listen}: {folder} is not a directory")
+        return
     host = host.strip("[]")  # [::1]:50051
     try:
         found = socket.getaddrinfo(

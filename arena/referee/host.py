@@ -393,11 +393,12 @@ async def _serve(
         game=config.game,
     )
     server, port = await start_server(referee, config.listen, config.tls())
+    where = host if host.startswith("unix:") else f"{host}:{port}"  # behind `arena edge`
     # Under --issue-tokens or --tokens only a bot with a token is admitted: the hint says so.
     token = " --token TOKEN, with an entrant's token" if tokens else ""
     console.print(
-        f"referee listening on [bold]{host}:{port}[/]; waiting for {count} bots "
-        f"(try: python -m bots.random --connect {host}:{port}{token})",
+        f"referee listening on [bold]{where}[/]; waiting for {count} bots "
+        f"(try: python -m bots.random --connect {where}{token})",
         highlight=False,
     )
     try:

@@ -9,19 +9,27 @@
   who it is: health checks, reflection, unknown methods, and Play streams until their
   hello is welcomed. Rate limits per address and overall, caps on concurrent streams,
   and a short delay before each refusal, so that a flooder waiting on its calls idles
-  instead of spinning (on two shared cores its own CPU is most of the harm).
-- ``Limits`` and ``server_options``: those sizes, and the HTTP/2 settings that close
-  connections with no stream and bound the streams on one connection.
+  instead of spinning (on two shared cores its own CPU is most of the harm). Every call
+  has a deadline to make progress: its request message, or a Play stream's hello.
+  The waiting room (Play streams before their hello) never turns a stream away for
+  being full: it makes room by closing a waiting stream from the most crowded address
+  block, so an entrant's hello, sent at once, always finds a place however many silent
+  streams others keep open.
+- ``Limits`` and ``server_options``: those sizes, and the HTTP/2 settings (grpcio's
+  options) that close connections with no stream, bound the streams on one connection,
+  the connections in all, the metadata of a call and the pings a client may send.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import ipaddress
+import itertools
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NoReturn
 from urllib.parse import unquote
 
@@ -132,20 +140,52 @@ class PeerBuckets:
         return bucket
 
 
-def peer_address(peer: str) -> str:
+# The header the edge proxy (``arena edge``) names the client's address in. The referee
+# believes it only on calls that come through a Unix socket: only a local process
+# allowed to open that socket (the edge, started by the organiser) can make those.
+CLIENT_HEADER = "x-arena-client"
+
+
+def peer_address(peer: str, forwarded: str | None = None) -> str:
     """The address a call comes from, as gRPC names it (``ipv4:127.0.0.1:5000``,
     ``ipv6:%5B::1%5D:5000``), without the port; an IPv6 address by its /64, which one
-    host usually holds whole."""
+    host usually holds whole. A call through a Unix socket comes from the edge proxy,
+    which names the client in ``forwarded`` (the ``x-arena-client`` header); without
+    one it is a single local peer, ``unix``."""
     kind, _, rest = peer.partition(":")
+    if kind == "unix":
+        if forwarded:
+            return _address_of(forwarded.strip(), forwarded=True)
+        return kind
     host = unquote(rest).rpartition(":")[0].strip("[]")
-    if kind == "ipv4":
-        return host
-    if kind == "ipv6":
-        try:
-            return str(ipaddress.IPv6Network(f"{host}/64", strict=False))
-        except ValueError:
-            return host
-    return kind  # a Unix socket: one local peer
+    if kind in ("ipv4", "ipv6"):
+        return _address_of(host)
+    return kind
+
+
+def _address_of(host: str, *, forwarded: bool = False) -> str:
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return "forwarded" if forwarded else host
+    if ip.version == 6:
+        mapped = ip.ipv4_mapped
+        if mapped is not None:
+            return str(mapped)
+        return str(ipaddress.IPv6Network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def address_block(address: str) -> str:
+    """The block an address belongs to, which one holder often has whole: an IPv4
+    address's /24, an IPv6 /64's /48 (a home or small site gets a /48 or /56)."""
+    try:
+        if "/" in address:
+            net = ipaddress.IPv6Network(address, strict=False)
+            return str(net.supernet(new_prefix=48))
+        return str(ipaddress.IPv4Network(f"{address}/24", strict=False))
+    except ValueError:
+        return address
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -156,16 +196,32 @@ class Limits:
     idle_seconds: float = 10.0  # an HTTP/2 connection with no stream is closed after this
     handshake_seconds: float = 10.0  # a connection that has not finished its handshake
     streams_per_connection: int = 16  # a bot needs one
+    connections: int = 4096  # HTTP/2 connections at once, from everyone (file descriptors)
+    metadata_bytes: int = 8192  # the headers of one call (a bot's hello is a message)
+    # A client may ping this often without a stream carrying data, and this many times
+    # more often before its connection is closed (GOAWAY too_many_pings).
+    ping_interval_seconds: float = 10.0
+    ping_strikes: int = 2
+    # Progress: a call's request message (a health check, each reflection request) must
+    # come within call_seconds of the call, or of the stream's previous request; a Play
+    # stream's hello within hello_seconds.
+    call_seconds: float = 5.0
+    hello_seconds: float = 10.0
     # Health checks, reflection (each request on its stream) and unknown methods.
     calls_per_second: float = 10.0  # from one address
     calls_burst: int = 50
     all_calls_per_second: float = 50.0  # from everyone together
     all_calls_burst: int = 200
     open_streams: int = 64  # health watches and reflection streams open at once
-    # Play streams until their hello is welcomed. A stream refused at its hello, or one
-    # cut off for flooding, counts against its address; a welcomed one never does.
+    open_streams_per_address: int = 8
+    # Play streams until their hello is welcomed. A stream refused at its hello, closed
+    # to make room, or cut off for flooding counts against its address; a welcomed one
+    # never does. The waiting room never refuses a stream for being full: a new stream
+    # beyond these closes the oldest waiting stream of the most crowded block (then
+    # address) among those over the limit that it hit.
     waiting_streams: int = 256  # not yet welcomed, at once
     waiting_per_address: int = 32
+    waiting_per_block: int = 64  # per IPv4 /24, IPv6 /48
     failed_hellos_per_second: float = 2.0  # from one address
     failed_hellos_burst: int = 32
     # Each refusal waits this long first (while fewer than `delayed` are waiting), so
@@ -176,14 +232,44 @@ class Limits:
 
 def server_options(limits: Limits) -> list[tuple[str, int]]:
     """The gRPC server's channel arguments for ``limits``."""
+    ping_ms = int(limits.ping_interval_seconds * 1000)
     return [
         ("grpc.max_connection_idle_ms", int(limits.idle_seconds * 1000)),
         ("grpc.server_handshake_timeout_ms", int(limits.handshake_seconds * 1000)),
         ("grpc.max_concurrent_streams", limits.streams_per_connection),
+        ("grpc.max_allowed_incoming_connections", limits.connections),
+        ("grpc.max_metadata_size", limits.metadata_bytes),
+        ("grpc.absolute_max_metadata_size", limits.metadata_bytes),
+        ("grpc.http2.min_ping_interval_without_data_ms", ping_ms),
+        ("grpc.http2.max_ping_strikes", limits.ping_strikes),
     ]
 
 
 Behaviour = Callable[..., Any]
+
+
+def client_address(context: grpc.aio.ServicerContext[Any, Any]) -> str:
+    """The address a call comes from (see ``peer_address``)."""
+    peer = context.peer()
+    forwarded = None
+    if peer.startswith("unix:"):  # through the edge proxy, which names the client
+        for key, value in context.invocation_metadata() or ():
+            if key == CLIENT_HEADER and isinstance(value, str):
+                forwarded = value
+                break
+    return peer_address(peer, forwarded)
+
+
+@dataclass(eq=False)
+class Waiter:
+    """A Play stream in the waiting room: not yet welcomed."""
+
+    address: str
+    block: str
+    number: int  # arrival order: the oldest goes first when room is made
+    evicted: asyncio.Future[str] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
 
 
 class Gate(grpc.aio.ServerInterceptor):
@@ -191,7 +277,10 @@ class Gate(grpc.aio.ServerInterceptor):
     method, whose streams are limited until the referee welcomes them.
 
     Per call, not per message: a welcomed stream's messages pass as they would without
-    it (the wrapper writes what the referee yields, as gRPC itself does)."""
+    it (the wrapper writes what the referee yields, as gRPC itself does). Calls whose
+    method takes one request message are served as client-streaming calls (the same on
+    the wire), so that the Gate sees them from their headers on and can close one whose
+    message does not come: gRPC runs a unary handler only once its message is in."""
 
     def __init__(self, limits: Limits, play: str) -> None:
         self.limits = limits
@@ -202,13 +291,23 @@ class Gate(grpc.aio.ServerInterceptor):
             limits.failed_hellos_per_second, limits.failed_hellos_burst
         )
         self.open_streams = 0
-        self.waiting = 0
+        self.open_by_address: dict[str, int] = {}
+        # The waiting room, oldest first, and how many wait per address and per block.
+        self.waiters: dict[int, Waiter] = {}
         self.waiting_by_address: dict[str, int] = {}
+        self.waiting_by_block: dict[str, int] = {}
+        self.numbers = itertools.count()
+        self.evictions = 0  # streams closed to make room (for benches and tests)
         self.delayed = 0
         self.wrapped: dict[str, tuple[Any, grpc.RpcMethodHandler[Any, Any]]] = {}
         self.unknown: grpc.RpcMethodHandler[Any, Any] = grpc.stream_stream_rpc_method_handler(
             self._unknown
         )
+
+    @property
+    def waiting(self) -> int:
+        """Play streams waiting for their hello to be welcomed."""
+        return len(self.waiters)
 
     async def intercept_service(
         self,
@@ -232,7 +331,7 @@ class Gate(grpc.aio.ServerInterceptor):
                 response_serializer=handler.response_serializer,
             )
         else:
-            wrapped = _rewrap(handler, self._call_wrapper(handler))
+            wrapped = _as_client_streaming(handler, self._call_wrapper(handler))
         self.wrapped[method] = (handler, wrapped)  # one per method the server has
         return wrapped
 
@@ -249,10 +348,28 @@ class Gate(grpc.aio.ServerInterceptor):
                 self.delayed -= 1
         await context.abort(code, why)
 
+    async def _request(
+        self, requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]
+    ) -> Any:
+        """A call's next request message, which must come within ``call_seconds``."""
+        seconds = self.limits.call_seconds
+        try:
+            return await asyncio.wait_for(anext(requests), seconds)
+        except TimeoutError:
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"no request message within {seconds:g} s: send it with the call",
+            )
+        except StopAsyncIteration:
+            await context.abort(
+                grpc.StatusCode.INVALID_ARGUMENT, "the call ended without its request message"
+            )
+
     # ------------------------------------------------- health, reflection, ...
 
-    async def _admit_call(self, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-        address = peer_address(context.peer())
+    async def _admit_call(self, context: grpc.aio.ServicerContext[Any, Any]) -> str:
+        """Charges a call to its address and to everyone; returns the address."""
+        address = client_address(context)
         if not self.calls[address].take():
             await self.refuse(
                 context,
@@ -266,6 +383,7 @@ class Gate(grpc.aio.ServerInterceptor):
                 grpc.StatusCode.RESOURCE_EXHAUSTED,
                 "too many health or reflection calls at once; try again later",
             )
+        return address
 
     async def _unknown(
         self, requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]
@@ -275,29 +393,46 @@ class Gate(grpc.aio.ServerInterceptor):
 
     def _call_wrapper(self, handler: grpc.RpcMethodHandler[Any, Any]) -> Behaviour:
         inner: Behaviour = _behaviour(handler)
+        streams_in = handler.request_streaming
         if not handler.response_streaming:
 
-            async def unary(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            async def unary(
+                requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]
+            ) -> Any:
                 await self._admit_call(context)
-                return await inner(request, context)
+                if streams_in:
+                    return await inner(self._metered(requests, context), context)
+                return await inner(await self._request(requests, context), context)
 
             return unary
 
-        streams_in = handler.request_streaming
         generator = inspect.isasyncgenfunction(inner)  # else it writes to the context itself
 
-        async def streaming(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-            await self._admit_call(context)
-            if self.open_streams >= self.limits.open_streams:
+        async def streaming(
+            requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]
+        ) -> None:
+            address = await self._admit_call(context)
+            limits = self.limits
+            if self.open_streams >= limits.open_streams:
                 await self.refuse(
                     context,
                     grpc.StatusCode.RESOURCE_EXHAUSTED,
                     f"{self.open_streams} health or reflection streams are open; try again later",
                 )
+            if self.open_by_address.get(address, 0) >= limits.open_streams_per_address:
+                await self.refuse(
+                    context,
+                    grpc.StatusCode.RESOURCE_EXHAUSTED,
+                    f"{limits.open_streams_per_address} health or reflection streams from "
+                    f"{address} are open; close one first",
+                )
             self.open_streams += 1
+            self.open_by_address[address] = self.open_by_address.get(address, 0) + 1
             try:
                 if streams_in:  # reflection: every request on the stream is a call
-                    request = self._metered(request, context)
+                    request = self._metered(requests, context)
+                else:  # a health watch: its one request, in time
+                    request = await self._request(requests, context)
                 if generator:
                     async for msg in inner(request, context):
                         await context.write(msg)
@@ -305,15 +440,32 @@ class Gate(grpc.aio.ServerInterceptor):
                     await inner(request, context)
             finally:
                 self.open_streams -= 1
+                left = self.open_by_address[address] - 1
+                if left:
+                    self.open_by_address[address] = left
+                else:
+                    del self.open_by_address[address]
 
         return streaming
 
     async def _metered(
         self, requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[Any]:
+        """A stream's requests, each within ``call_seconds`` of the one before (or of the
+        call) and each after the first charged as a call; the call paid for the first."""
         first = True
-        async for request in requests:
-            if not first:  # the call itself paid for the first
+        seconds = self.limits.call_seconds
+        while True:
+            try:
+                request = await asyncio.wait_for(anext(requests), seconds)
+            except StopAsyncIteration:
+                return
+            except TimeoutError:
+                await context.abort(
+                    grpc.StatusCode.DEADLINE_EXCEEDED,
+                    f"no request within {seconds:g} s on this stream: it is closed",
+                )
+            if not first:
                 await self._admit_call(context)
             first = False
             yield request
@@ -322,51 +474,117 @@ class Gate(grpc.aio.ServerInterceptor):
 
     def _play_wrapper(self, play: Behaviour) -> Behaviour:
         async def gated(requests: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
-            address = peer_address(context.peer())
-            await self._admit_stream(address, context)
-            self.waiting += 1
-            self.waiting_by_address[address] = self.waiting_by_address.get(address, 0) + 1
+            address = client_address(context)
+            if self.failed_hellos[address].level() < 1.0:
+                await self.refuse(
+                    context,
+                    grpc.StatusCode.UNAVAILABLE,
+                    f"too many failed hellos or cut-off bots from {address}; try again shortly",
+                )
+            waiter = self._enter(address)
             welcomed = False
             responses = play(requests, context)
             try:
-                first = await anext(responses, None)  # the Welcome, or the hello refused
+                first = await self._first(responses, waiter, context)
                 if first is None:
                     return
                 welcomed = True
-                self._stop_waiting(address)
+                self._leave(waiter)
                 await context.write(first)
                 async for msg in responses:
                     await context.write(msg)
             finally:
-                if not welcomed:
-                    self._stop_waiting(address)
+                self._leave(waiter)
                 if not welcomed or context.code() is grpc.StatusCode.RESOURCE_EXHAUSTED:
                     self.failed_hellos[address].charge()
                 await responses.aclose()
 
         return gated
 
-    async def _admit_stream(
-        self, address: str, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> None:
-        limits = self.limits
-        if self.waiting >= limits.waiting_streams:
-            why = f"{self.waiting} connections are waiting to say hello"
-        elif self.waiting_by_address.get(address, 0) >= limits.waiting_per_address:
-            why = f"{limits.waiting_per_address} connections from {address} are waiting"
-        elif self.failed_hellos[address].level() < 1.0:
-            why = f"too many failed hellos or cut-off bots from {address}"
-        else:
-            return
-        await self.refuse(context, grpc.StatusCode.UNAVAILABLE, f"{why}; try again shortly")
+    async def _first(
+        self,
+        responses: AsyncIterator[Any],
+        waiter: Waiter,
+        context: grpc.aio.ServicerContext[Any, Any],
+    ) -> Any:
+        """The referee's answer to the stream's hello (its Welcome; the referee aborts a
+        hello it refuses), unless the stream is closed first: for room, or because no
+        hello came within ``hello_seconds``."""
+        step = asyncio.ensure_future(anext(responses, None))
+        try:
+            await asyncio.wait(
+                (step, waiter.evicted),
+                timeout=self.limits.hello_seconds,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+        finally:
+            if not step.done():
+                step.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await step
+        if not step.cancelled():
+            return step.result()  # raises what the referee's abort raised
+        if waiter.evicted.done():
+            await self.refuse(
+                context,
+                grpc.StatusCode.UNAVAILABLE,
+                f"the waiting room made room for a new stream: {waiter.evicted.result()} "
+                "and this one had not said hello; send the hello as soon as the stream opens",
+            )
+        seconds = self.limits.hello_seconds
+        await context.abort(
+            grpc.StatusCode.DEADLINE_EXCEEDED,
+            f"no hello within {seconds:g} s: the first message must be a Hello",
+        )
 
-    def _stop_waiting(self, address: str) -> None:
-        self.waiting -= 1
-        left = self.waiting_by_address[address] - 1
-        if left:
-            self.waiting_by_address[address] = left
-        else:
-            del self.waiting_by_address[address]
+    def _enter(self, address: str) -> Waiter:
+        """A new Play stream joins the waiting room, which first makes room for it."""
+        block = address_block(address)
+        limits = self.limits
+        if self.waiting_by_address.get(address, 0) >= limits.waiting_per_address:
+            self._evict(
+                lambda w: w.address == address,
+                f"{limits.waiting_per_address} streams from {address} were waiting",
+            )
+        elif self.waiting_by_block.get(block, 0) >= limits.waiting_per_block:
+            self._evict(
+                lambda w: w.block == block,
+                f"{limits.waiting_per_block} streams from {block} were waiting",
+            )
+        if len(self.waiters) >= limits.waiting_streams:
+            self._evict(lambda w: True, f"{len(self.waiters)} streams were waiting")
+        waiter = Waiter(address, block, next(self.numbers))
+        self.waiters[waiter.number] = waiter
+        self.waiting_by_address[address] = self.waiting_by_address.get(address, 0) + 1
+        self.waiting_by_block[block] = self.waiting_by_block.get(block, 0) + 1
+        return waiter
+
+    def _evict(self, among: Callable[[Waiter], bool], why: str) -> None:
+        """Close one waiting stream among ``among``: from the most crowded block, then
+        the most crowded address in it, the oldest. An entrant's stream waits only for
+        the moment its hello takes to arrive, so it is neither crowded nor old."""
+        by_block, by_address = self.waiting_by_block, self.waiting_by_address
+        victim = max(
+            (w for w in self.waiters.values() if among(w)),
+            key=lambda w: (by_block[w.block], by_address[w.address], -w.number),
+            default=None,
+        )
+        if victim is not None:
+            self._leave(victim)
+            self.evictions += 1
+            victim.evicted.set_result(why)
+
+    def _leave(self, waiter: Waiter) -> None:
+        """``waiter`` is no longer waiting (welcomed, refused, closed or gone)."""
+        if self.waiters.pop(waiter.number, None) is None:
+            return
+        for counts, key in ((self.waiting_by_address, waiter.address),
+                            (self.waiting_by_block, waiter.block)):  # fmt: skip
+            left = counts[key] - 1
+            if left:
+                counts[key] = left
+            else:
+                del counts[key]
 
 
 def _behaviour(handler: grpc.RpcMethodHandler[Any, Any]) -> Behaviour:
@@ -379,14 +597,14 @@ def _behaviour(handler: grpc.RpcMethodHandler[Any, Any]) -> Behaviour:
     return behaviour
 
 
-def _rewrap(handler: grpc.RpcMethodHandler[Any, Any], behaviour: Behaviour) -> Any:
-    """A handler of the same kind and serializers as ``handler`` running ``behaviour``."""
-    make = {
-        (False, False): grpc.unary_unary_rpc_method_handler,
-        (False, True): grpc.unary_stream_rpc_method_handler,
-        (True, False): grpc.stream_unary_rpc_method_handler,
-        (True, True): grpc.stream_stream_rpc_method_handler,
-    }[(handler.request_streaming, handler.response_streaming)]
+def _as_client_streaming(handler: grpc.RpcMethodHandler[Any, Any], behaviour: Behaviour) -> Any:
+    """A handler with ``handler``'s serializers and response kind running ``behaviour``,
+    which reads its request(s) from a stream: one request is the same on the wire."""
+    make = (
+        grpc.stream_stream_rpc_method_handler
+        if handler.response_streaming
+        else grpc.stream_unary_rpc_method_handler
+    )
     return make(
         behaviour,
         request_deserializer=handler.request_deserializer,

@@ -488,6 +488,7 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         self.open_seats = open_seats  # entrants admitted by name when no tokens are used
         self.started = False  # see start()
         self.changed = asyncio.Event()
+        self.gate: Gate | None = None  # its front door, once start_server serves it
         # The last hellos refused, as "NAME: CODE: why" (the bot's name shown safely), for
         # whoever waits on the bots to show (arena check, arena serve); bounded, so that a
         # client refused over and over grows nothing. ``refused`` counts them all.
@@ -795,8 +796,9 @@ async def start_server(
     ``tls``: (certificate chain, private key), PEM; without it, plain HTTP/2. ``limits``:
     on idle connections and on callers not yet welcomed (``Limits()`` by default)."""
     limits = limits or Limits()
+    referee.gate = Gate(limits, f"/{SERVICE_NAME}/Play")
     server = grpc.aio.server(
-        interceptors=[Gate(limits, f"/{SERVICE_NAME}/Play")],
+        interceptors=[referee.gate],
         options=[
             ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
             ("grpc.max_send_message_length", 4 * MAX_MESSAGE_BYTES),
