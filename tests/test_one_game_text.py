@@ -55,7 +55,7 @@ def test_the_sdk_and_a_bundled_bot_program_say_which_games_they_play() -> None:
 
 def test_the_threat_model_says_what_a_bot_learns_in_every_game() -> None:
     readme = (ROOT / "README.md").read_text("utf-8")
-    learns = re.search(r"- \*\*What a bot learns\.\*\*(.*?)\n- \*\*", readme, re.S)
+    learns = re.search(r"- \*\*What a (?:remote )?bot learns\.\*\*(.*?)\n- \*\*", readme, re.S)
     assert learns, "README's threat model has no 'What a bot learns'"
     for entry in REGISTRY.values():
         assert f"In {entry.title}" in said(learns[1]), entry.title
