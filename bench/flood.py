@@ -73,7 +73,6 @@ import json
 import queue
 import resource
 import signal
-import socket
 import subprocess
 import tempfile
 import threading
@@ -91,7 +90,7 @@ from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.core.seeding import seeded_secret
 from arena.play.run import RunConfig, make_plan, tune_gc
-from arena.referee.edge import start_edge
+from arena.referee.edge import free_loopback_port, start_edge, wait_listening
 from arena.referee.host import bot_command, run_schedule, wait_for_entrants
 from arena.referee.limits import Limits
 from arena.referee.server import Entrant, Referee, start_server
@@ -157,9 +156,9 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
     edge = None
     if args.edge:  # the referee on a Unix socket, nginx (arena edge) in front
         server, _ = await start_server(referee, f"unix:{run_dir / 'arena.sock'}", limits=limits)
-        address = f"127.0.0.1:{_free_port()}"
+        address = f"127.0.0.1:{free_loopback_port()}"
         edge = start_edge(address, f"unix:{run_dir / 'arena.sock'}", run_dir / "edge")
-        await asyncio.to_thread(_wait_listening, address)
+        await asyncio.to_thread(wait_listening, address)
     else:
         server, port = await start_server(referee, "127.0.0.1:0", limits=limits)
         address = f"127.0.0.1:{port}"
@@ -248,25 +247,6 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
         "referee_mb": memory.referee_peak / 2**20,
         "edge_mb": memory.edge_peak / 2**20,
     }
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _wait_listening(address: str, seconds: float = 10.0) -> None:
-    host, port = address.rsplit(":", 1)
-    end = time.monotonic() + seconds
-    while True:
-        try:
-            socket.create_connection((host, int(port)), timeout=1).close()
-            return
-        except OSError:
-            if time.monotonic() > end:
-                raise
-            time.sleep(0.05)
 
 
 def _rss(pid: int | str) -> int:

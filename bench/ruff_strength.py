@@ -12,14 +12,13 @@ decision; ``--minutes`` stops each tournament then and rates the matches played.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/strength.py, run as a script
 
-from strength import run_form  # noqa: E402
+from strength import parse, run_form, strength_parser  # noqa: E402
 
 OPPONENTS = ("sharp", "steady", "random")
 FORMS = {
@@ -31,18 +30,9 @@ FORMS = {
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=200)
-    parser.add_argument("--pimc", default="pimc", help="the search entrant, options included")
+    parser = strength_parser(__doc__, "FORM")
     parser.add_argument("--form", choices=sorted(FORMS), action="append")
-    parser.add_argument("--seed", type=int, default=30)
-    parser.add_argument(
-        "--minutes", type=float, help="stop each tournament after this long, rate what was played"
-    )
-    parser.add_argument("--results", type=Path, help="keep each run in DIR/FORM")
-    args = parser.parse_args()
-    if args.rounds < 1:
-        parser.error("--rounds must be at least 1")
+    args = parse(parser)
     with tempfile.TemporaryDirectory() as tmp:
         base = args.results or Path(tmp)
         met = [

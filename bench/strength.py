@@ -11,6 +11,7 @@ The goal (issue 30): the search bot first, and P(better than the best heuristic 
 
 from __future__ import annotations
 
+import argparse
 import math
 import subprocess
 import sys
@@ -22,6 +23,28 @@ from arena.standings.leaderboard import build_leaderboard, load_matches
 from arena.standings.ratings import DEFAULT_PARAMS, Rating, prob_better
 
 GOAL = 0.99
+
+
+def strength_parser(doc: str, per: str) -> argparse.ArgumentParser:
+    """The options every strength bench takes; the caller adds which forms to play, then
+    reads them with ``parse``. ``per`` names the subfolder of ``--results`` per run."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=200)
+    parser.add_argument("--pimc", default="pimc", help="the search entrant, options included")
+    parser.add_argument("--seed", type=int, default=30)
+    parser.add_argument(
+        "--minutes", type=float, help="stop each tournament after this long, rate what was played"
+    )
+    parser.add_argument("--results", type=Path, help=f"keep each run in DIR/{per}")
+    return parser
+
+
+def parse(parser: argparse.ArgumentParser) -> argparse.Namespace:
+    """The parsed options, with a one-line error for a round count that plays nothing."""
+    args = parser.parse_args()
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    return args
 
 
 def match_chance(me: Rating, other: Rating, beta: float = DEFAULT_PARAMS.beta) -> float:

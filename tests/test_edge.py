@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,30 +23,18 @@ from test_front_door import Flood, frame_flood, h2raw
 from test_grpc import ByIndex, Hosted, SdkThread, join_all, play_hosted_match
 
 from arena.play.run import ConfigError
-from arena.referee.edge import EdgeLimits, find_nginx, nginx_config, start_edge
+from arena.referee.edge import (
+    EdgeLimits,
+    find_nginx,
+    free_loopback_port,
+    nginx_config,
+    start_edge,
+    wait_listening,
+)
 from arena.referee.limits import Limits
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKENS = {f"tok-{i}": f"bot{i}" for i in range(4)}
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def _wait_listening(address: str, seconds: float = 10.0) -> None:
-    host, port = address.rsplit(":", 1)
-    end = time.monotonic() + seconds
-    while True:
-        try:
-            socket.create_connection((host, int(port)), timeout=1).close()
-            return
-        except OSError:
-            if time.monotonic() > end:
-                raise
-            time.sleep(0.05)
 
 
 class Edge:
@@ -57,9 +44,9 @@ class Edge:
         self.dir = Path(tempfile.mkdtemp(prefix="edge-"))  # short: a socket path is < 108
         socket_path = f"unix:{self.dir / 'arena.sock'}"
         self.hosted = host(tokens=TOKENS, limits=Limits(**limits), listen=socket_path)
-        self.address = f"127.0.0.1:{_free_port()}"
+        self.address = f"127.0.0.1:{free_loopback_port()}"
         self.proc = start_edge(self.address, socket_path, self.dir / "edge")
-        _wait_listening(self.address)
+        wait_listening(self.address)
 
     def close(self) -> None:
         self.proc.send_signal(signal.SIGQUIT)

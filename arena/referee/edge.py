@@ -26,8 +26,10 @@ import os
 import pwd
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -194,6 +196,28 @@ def start_edge(
         why = " ".join(test.stderr.split())
         raise ConfigError(f"nginx refused the edge's configuration ({conf}): {why}")
     return subprocess.Popen(cmd)
+
+
+def free_loopback_port() -> int:
+    """A port on 127.0.0.1 that nobody listens on now (nginx needs a concrete one)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def wait_listening(address: str, seconds: float = 10.0) -> None:
+    """Return once ``address`` (HOST:PORT) accepts a connection, as a started edge does
+    when nginx is ready; raise the last ``OSError`` after ``seconds``."""
+    host, port = address.rsplit(":", 1)
+    end = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection((host, int(port)), timeout=1).close()
+            return
+        except OSError:
+            if time.monotonic() > end:
+                raise
+            time.sleep(0.05)
 
 
 def run_edge(listen: str, referee: str, tls: tuple[Path, Path] | None = None) -> int:
