@@ -49,13 +49,15 @@ class RawBot:
     """One ``ArenaService.Play`` stream on the generated stub, answering index 0 to every
     request until the tournament is over, in a thread of its own."""
 
-    def __init__(self, address: str, token: str, capacity: int) -> None:
-        self.channel = grpc.insecure_channel(address)
+    def __init__(self, address: str, token: str, capacity: int, game: str) -> None:
+        # A connection of its own: the referee allows 16 streams on one connection, and
+        # channels to one address otherwise share a connection.
+        self.channel = grpc.insecure_channel(address, [("grpc.use_local_subchannel_pool", 1)])
         self.outbox: queue.SimpleQueue[pb.PlayRequest | None] = queue.SimpleQueue()
         hello = pb.PlayRequest()
         hello.hello.CopyFrom(
             pb.Hello(
-                protocol_version=1, bot_name="raw", token=token, capacity=capacity, games=["truf"]
+                protocol_version=1, bot_name="raw", token=token, capacity=capacity, games=[game]
             )  # fmt: skip
         )
         self.outbox.put(hello)
@@ -89,25 +91,28 @@ class RawBot:
         self.channel.close()
 
 
-def serve(tmp: Path, capacity: int, rounds: int) -> tuple[list[int], int, list[int]]:
-    """Serve a seeded tournament of ``rounds`` one-deal rounds to four raw bots declaring
-    ``capacity``; the tables in play at each start, the matches recorded, and the
-    capacities the referee saw."""
-    names = [f"bot{i}" for i in range(4)]
+def serve(
+    tmp: Path, capacity: int, rounds: int, game: str = "truf", count: int = 4
+) -> tuple[list[int], int, list[int]]:
+    """Serve a seeded tournament of ``rounds`` one-deal rounds of ``game`` to ``count`` raw
+    bots declaring ``capacity``; the tables in play at each start, the matches recorded,
+    and the capacities the referee saw."""
+    names = [f"bot{i}" for i in range(count)]
     tokens = {f"token{i}": name for i, name in enumerate(names)}
     in_play: list[int] = []
     bots: list[RawBot] = []
 
     async def main() -> list[int]:
-        referee = Referee(tokens=tokens, game="truf", decision_timeout=30.0)
+        referee = Referee(tokens=tokens, game=game, decision_timeout=30.0)
         server, port = await start_server(referee, "127.0.0.1:0")
         try:
             for token in tokens:  # the bots connect from their own threads
-                bots.append(RawBot(f"127.0.0.1:{port}", token, capacity))
-            await wait_for_entrants(referee, 4, [], timeout=60.0)
+                bots.append(RawBot(f"127.0.0.1:{port}", token, capacity, game))
+            await wait_for_entrants(referee, count, [], timeout=60.0)
             referee.start()
             entrants = {e.name: e for e in referee.entrants}
-            config = RunConfig(rounds=rounds, deals=1, seed=7)
+            config = RunConfig(game=game, rounds=rounds, deals=1, seed=7, points=15)
+            config.seats = 2 if game == "truco" else 4  # Truco heads-up (ruling R2)
             config.bots, config.names = list(names), list(names)
             plan = make_plan(config, secret=seeded_secret(7))
             with ResultsWriter(tmp, fsync=False) as writer:
@@ -148,3 +153,14 @@ def test_a_served_run_with_huge_capacities_is_clamped_to_the_limit(
     assert capacities == [2**32 - 1] * 4  # taken as declared, clamped where it counts
     assert max(in_play) == 20
     assert matches == 25
+
+
+def test_more_than_16_tables_worth_of_entrants_play_a_whole_round_at_once(
+    tmp_path: Path,
+) -> None:
+    # 34 heads-up Truco bots of capacity 1 (ruling R2: two seats) are 17 tables a round:
+    # the whole round is in play at once, where the old cap held one table back.
+    in_play, matches, capacities = serve(tmp_path / "many", 1, rounds=2, game="truco", count=34)
+    assert capacities == [1] * 34
+    assert max(in_play) == 17 > OLD_FIXED_CAP
+    assert matches == 34
