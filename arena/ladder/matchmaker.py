@@ -8,7 +8,9 @@ finished, and asks it for the tables to start now. The policy, in order of prece
 2. **New entrants first.** A rating row with fewer than ``NEWCOMER`` finished matches is
    seated before anyone else, and while it is connected no other bot starts its 21st
    match since the newcomer arrived before the newcomer has finished its 20th (unless
-   the newcomer is *slow*, below: a slow bot never holds anyone up).
+   the newcomer is *slow*, below: a slow bot never holds anyone up). Other tables wait
+   while they would leave too little room for the newcomer's remaining tables
+   (``_leaves_room``).
 3. **Equal rates.** Each bot has a fairness clock, the matches it started since it
    connected (a bot that comes back resumes at the median, so leaving earns no burst);
    the lowest clocks are seated first, and a bot more than ``WINDOW`` matches ahead of
