@@ -43,7 +43,7 @@ from arena.games.truf import wire as truf_wire
 from arena.games.truf.rules import TrufRules
 from arena.games.truf.state import TrufMatch
 from arena.play.run import RunConfig, make_plan, tune_gc
-from arena.referee.host import BOT_CAPACITY, MAX_TABLES, run_hosted_tournament
+from arena.referee.host import BOT_CAPACITY, run_hosted_tournament
 from arena.referee.server import Outbox, start_server
 from arena.sdk import RequestLite, play_stream
 from arena.standings.results import ResultsWriter
@@ -235,8 +235,9 @@ def main() -> None:
         floor_client(args.floor_client)
         return
     tune_gc()  # as `arena tournament` runs its referee (both sides)
-    # With four entrants and one table a round, BOT_CAPACITY tables are in play at once.
-    tables = min(BOT_CAPACITY, MAX_TABLES)
+    # With four entrants and one table a round, BOT_CAPACITY tables are in play at once
+    # (what their capacities can fill: arena.referee.host.tables_at_once).
+    tables = BOT_CAPACITY
     print(f"floor: bare transport, view-sized message, {tables} in flight; ", end="")
     print(f"arena: 4 random bots over gRPC, {args.rounds} rounds")
     # The machine's speed drifts (other tenants): each ratio compares a floor and an

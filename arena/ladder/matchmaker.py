@@ -8,7 +8,9 @@ finished, and asks it for the tables to start now. The policy, in order of prece
 2. **New entrants first.** A rating row with fewer than ``NEWCOMER`` finished matches is
    seated before anyone else, and while it is connected no other bot starts its 21st
    match since the newcomer arrived before the newcomer has finished its 20th (unless
-   the newcomer is *slow*, below: a slow bot never holds anyone up).
+   the newcomer is *slow*, below: a slow bot never holds anyone up). Other tables wait
+   while they would leave too little room for the newcomer's remaining tables
+   (``_leaves_room``).
 3. **Equal rates.** Each bot has a fairness clock, the matches it started since it
    connected (a bot that comes back resumes at the median, so leaving earns no burst);
    the lowest clocks are seated first, and a bot more than ``WINDOW`` matches ahead of
@@ -220,6 +222,40 @@ class Matchmaker:
                 worst = max(worst, bot.clock - base - NEWCOMER + 1)
         return worst
 
+    def _room(self, bot: Bot, newcomer: Bot) -> int:
+        """The matches ``bot`` may start before its 21st since ``newcomer`` came."""
+        assert newcomer.hold is not None
+        return NEWCOMER - (bot.clock - newcomer.hold.setdefault(bot.label, bot.clock))
+
+    def _leaves_room(self, chosen: Sequence[Bot], holds: Sequence[Bot]) -> bool:
+        """Whether a table of ``chosen`` still lets every
+        holding newcomer play the matches it lacks of its first ``NEWCOMER`` without any
+        other bot starting its 21st since the newcomer came. A newcomer that lacks R
+        matches needs R tables of ``table_size - 1`` other bots, each at most once a
+        table: they fit when the others' room (matches left before their 21st, R at most;
+        a newcomer's is R) sums to ``(table_size - 1) * R``, the same count as the
+        referee's tables_at_once."""
+        seated = {b.label for b in chosen}
+        for newcomer in holds:
+            assert newcomer.hold is not None
+            lacks = max(0, NEWCOMER - newcomer.finished - newcomer.busy)
+            lacks = max(0, lacks - (newcomer.label in seated))  # this table is one of them
+            room = 0
+            for bot in self.bots.values():
+                if bot is newcomer:
+                    continue
+                if bot.newcomer:
+                    room += lacks
+                    continue
+                base = newcomer.hold.setdefault(bot.label, bot.clock)
+                left = NEWCOMER - (bot.clock - base) - (bot.label in seated)
+                if left < 0 and bot.label in seated:
+                    return False  # it would start its 21st before the newcomer's 20th
+                room += min(max(0, left), lacks)
+            if room < (self.table_size - 1) * lacks:
+                return False
+        return True
+
     def tables(self) -> list[list[str]]:
         """The tables to start now, each a list of labels in seat order (``started`` is
         applied to them already). When the limits leave every free bot waiting and no
@@ -287,7 +323,20 @@ class Matchmaker:
                     others.sort(key=lambda b: (b.label in slow, -b.clock))
                 else:
                     # At a newcomer's table, the bots least past their hold first.
-                    others.sort(key=lambda b: (self._overshoot(b, holds), order(b)))
+                    # At a newcomer's table, the bots least past their hold first, and
+                    # among those the ones with most room left: taking those keeps room
+                    # for the rest of its first matches (see _leaves_room).
+                    def room_first(
+                        b: Bot, new: Bot = anchor
+                    ) -> tuple[int, int, tuple[bool, bool, int]]:
+                        room = self._room(b, new) if new.hold is not None else 0
+                        return (self._overshoot(b, holds), -room, order(b))
+
+                    others.sort(key=room_first)
+                    if anchor.hold is not None and self._leaves_room([], [anchor]):
+                        # The others still have room for all it lacks: it waits for
+                        # bots with room to come free rather than overshoot a hold.
+                        others = [b for b in others if self._overshoot(b, holds) == 0]
             else:  # the common case: the first few in order will do, no full pass
                 others = []
                 for b in candidates:
@@ -306,6 +355,13 @@ class Matchmaker:
                 best = max(pool, key=lambda c: self._quality(chosen, c))
                 pool.remove(best)
                 chosen.append(best)
+            if holds and not self._leaves_room(chosen, holds):
+                if not (anchor.newcomer and anchor.hold is not None):
+                    continue  # it would take seats a newcomer's first matches need
+                # A newcomer's own table: the bots with most room, if that keeps room.
+                fallback = [anchor, *others[: self.table_size - 1]]
+                if self._leaves_room(fallback, holds):
+                    chosen = fallback
             seated = self._seat([b.label for b in chosen])
             self.started(seated)
             self._count_seats(seated)

@@ -4,8 +4,8 @@ asyncio process, with the database as the only state that outlives it.
 Bots connect with today's protocol and their ladder token, whenever they like; each
 connection's ``Hello.bot_version`` names the rating row it plays for (a new version is a
 new row; the old one and its history stay). Tables start whenever the matchmaker finds
-one among the connected bots' free capacity, so the referee's fixed ``MAX_TABLES`` of a
-tournament does not apply: the bots' declared capacities are the limit.
+one among the connected bots' free capacity: the bots' declared capacities are the limit
+(as in a tournament, where ``arena.referee.host.tables_at_once`` sets it).
 
 A finished match is rated (TrueSkill, in the order matches finish), then written with its
 ratings in one transaction on the writer thread, then announced to the web page. At start

@@ -41,12 +41,16 @@ from arena.referee.table import play_remote_match
 from arena.sdk import PARENT_ENV
 from arena.standings.results import ResultsWriter
 
-# Tables in play at once, at most, and the capacity the bundled bots declare. A table
-# waits on one bot at a time, so more tables keep both cores busy: with four random bots
-# on two cores, 16 tables play 7% more decisions a second than 8 (three interleaved
-# pairs), and 32 fewer than 16 (bench/grpc.py).
-MAX_TABLES = 16
+# The capacity the bundled bots declare. A table waits on one bot at a time, so more
+# tables keep both cores busy: with four random bots on two cores, 16 tables play 7% more
+# decisions a second than 8 (three interleaved pairs), and 32 fewer than 16 (bench/grpc.py).
 BOT_CAPACITY = 16
+# How many tables the referee plays at once is what the connected entrants' declared
+# capacities can fill (``tables_at_once``), but never more than this safety limit, so that
+# bots declaring huge capacities cannot grow the referee without bound (issue 31). A table
+# in play costs the referee little beyond the decisions it asks for (docs/scaling.md: +5%
+# per decision from 16 to 256 tables); 1,024 is a round of 4,096 entrants at four seats.
+TABLES_LIMIT = 1024
 CONNECT_TIMEOUT = 60.0
 BOT_EXIT_TIMEOUT = 5.0  # after the goodbye, before the server stops
 
@@ -205,6 +209,28 @@ async def wait_for_entrants(
             await asyncio.wait_for(referee.changed.wait(), min(left, 0.5))
 
 
+def tables_at_once(capacities: list[int], seats: int, limit: int | None = None) -> int:
+    """The most tables of ``seats`` distinct entrants that entrants with these declared
+    ``capacities`` can fill at the same time, at least 1 and at most ``limit``. T tables
+    fit when sum(min(c, T)) >= seats * T (an entrant sits at most once at a table, so at
+    most T of its capacity counts); that holds for every T up to the largest, so the
+    largest is found by bisection. ``limit``: by default ``TABLES_LIMIT``."""
+    limit = TABLES_LIMIT if limit is None else limit
+    clamped = [min(max(1, c), limit) for c in capacities]
+
+    def fits(t: int) -> bool:
+        return sum(min(c, t) for c in clamped) >= seats * t
+
+    low, high = 1, limit  # fits(low) or nothing fits: one table is then the answer
+    while low < high:
+        mid = (low + high + 1) // 2
+        if fits(mid):
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
 async def run_schedule(
     plan: TournamentPlan,
     entrants: dict[str, Entrant],
@@ -212,10 +238,17 @@ async def run_schedule(
     *,
     skip: frozenset[str],
     on_match: Callable[[MatchOutcome, int], None],
-    max_tables: int = MAX_TABLES,
+    max_tables: int | None = None,
+    on_start: Callable[[int], None] | None = None,
 ) -> int:
-    """Play every table not in ``skip``, several at once where capacities allow."""
+    """Play every table not in ``skip``, several at once where capacities allow: at most
+    ``max_tables`` (by default what the entrants' declared capacities can fill at once,
+    ``tables_at_once``). ``on_start`` is told the number of tables in play each time one
+    starts."""
     queue = deque(t for t in plan.tables() if t.match_id not in skip)
+    if max_tables is None:
+        seats = max((len(t.seats) for t in queue), default=1)
+        max_tables = tables_at_once([e.capacity for e in entrants.values()], seats)
     busy = dict.fromkeys(entrants, 0)
     running: dict[asyncio.Task[MatchOutcome], list[str]] = {}
     decisions = 0
@@ -243,6 +276,8 @@ async def run_schedule(
                     )
                 )
                 running[task] = names
+                if on_start is not None:
+                    on_start(len(running))
         if not running and not queue:  # --until-settled stopped the run
             break
         if not running:  # nothing fits: should not happen, capacities are >= 1
