@@ -50,11 +50,22 @@ class EdgeLimits:
     # limit on calls before a hello is welcomed, so that a flood beyond it ends here, in C.
     calls_per_second: int = 10
     calls_burst: int = 50
+    # The same per /24 (IPv6: the first three groups): each call that passes opens a
+    # connection to the referee (a call reset at once, as in a rapid-reset flood, cannot
+    # reuse one), so many addresses in one block must not each get the full rate.
+    calls_per_second_per_block: int = 10
+    calls_burst_per_block: int = 50
     streams_per_connection: int = 16
     calls_per_connection: int = 1000  # then the connection is closed (rapid reset)
     header_bytes: int = 8192  # a call's headers, CONTINUATION frames included
     idle_seconds: int = 10  # a connection with no stream
     header_seconds: int = 10  # the handshake and a call's headers
+    # Idle connections to the referee that nginx keeps for the next call, instead of
+    # dialling the referee (and grpcio's handshake) for every call, and how long: under
+    # the referee's own idle limit (``Limits.idle_seconds``, 10 s), so that nginx, not
+    # the referee, closes an idle one and never picks one the referee is closing.
+    referee_idle_connections: int = 32
+    referee_idle_seconds: int = 5
 
 
 def nginx_config(
@@ -124,10 +135,17 @@ http {{
     limit_conn_zone $binary_remote_addr zone=arena_address:4m;
     limit_conn_zone $arena_block zone=arena_block:4m;
     limit_req_zone $binary_remote_addr zone=arena_calls:4m rate={lim.calls_per_second}r/s;
+    limit_req_zone $arena_block zone=arena_block_calls:4m rate={lim.calls_per_second_per_block}r/s;
     limit_conn_status 429;
     limit_req_status 429;
     limit_conn_log_level info;
     limit_req_log_level info;
+    upstream arena_referee {{
+        server {referee};
+        keepalive {lim.referee_idle_connections};
+        keepalive_timeout {lim.referee_idle_seconds}s;
+        keepalive_requests {lim.calls_per_connection};
+    }}
     server {{
         listen unix:{inner} {"ssl " if tls else ""}http2 proxy_protocol;
         set_real_ip_from unix:;
@@ -145,8 +163,9 @@ http {{
         limit_conn arena_address {lim.streams_per_address};
         limit_conn arena_block {lim.streams_per_block};
         limit_req zone=arena_calls burst={lim.calls_burst} nodelay;
+        limit_req zone=arena_block_calls burst={lim.calls_burst_per_block} nodelay;
         location / {{
-            grpc_pass grpc://{referee};
+            grpc_pass grpc://arena_referee;
             grpc_set_header X-Arena-Client $remote_addr;
             grpc_read_timeout 1d;
             grpc_send_timeout 1d;
