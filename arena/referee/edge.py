@@ -51,8 +51,9 @@ class EdgeLimits:
     calls_per_second: int = 10
     calls_burst: int = 50
     # The same per /24 (IPv6: the first three groups): each call that passes opens a
-    # connection to the referee (a call reset at once, as in a rapid-reset flood, cannot
-    # reuse one), so many addresses in one block must not each get the full rate.
+    # connection to the referee (an upstream ``keepalive`` does not help: a call reset at
+    # once, as in a rapid-reset flood, leaves its connection unusable), so many addresses
+    # in one block must not each get the full rate.
     calls_per_second_per_block: int = 10
     calls_burst_per_block: int = 50
     streams_per_connection: int = 16
@@ -60,12 +61,6 @@ class EdgeLimits:
     header_bytes: int = 8192  # a call's headers, CONTINUATION frames included
     idle_seconds: int = 10  # a connection with no stream
     header_seconds: int = 10  # the handshake and a call's headers
-    # Idle connections to the referee that nginx keeps for the next call, instead of
-    # dialling the referee (and grpcio's handshake) for every call, and how long: under
-    # the referee's own idle limit (``Limits.idle_seconds``, 10 s), so that nginx, not
-    # the referee, closes an idle one and never picks one the referee is closing.
-    referee_idle_connections: int = 32
-    referee_idle_seconds: int = 5
 
 
 def nginx_config(
@@ -140,12 +135,6 @@ http {{
     limit_req_status 429;
     limit_conn_log_level info;
     limit_req_log_level info;
-    upstream arena_referee {{
-        server {referee};
-        keepalive {lim.referee_idle_connections};
-        keepalive_timeout {lim.referee_idle_seconds}s;
-        keepalive_requests {lim.calls_per_connection};
-    }}
     server {{
         listen unix:{inner} {"ssl " if tls else ""}http2 proxy_protocol;
         set_real_ip_from unix:;
@@ -165,7 +154,7 @@ http {{
         limit_req zone=arena_calls burst={lim.calls_burst} nodelay;
         limit_req zone=arena_block_calls burst={lim.calls_burst_per_block} nodelay;
         location / {{
-            grpc_pass grpc://arena_referee;
+            grpc_pass grpc://{referee};
             grpc_set_header X-Arena-Client $remote_addr;
             grpc_read_timeout 1d;
             grpc_send_timeout 1d;
