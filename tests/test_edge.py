@@ -180,6 +180,7 @@ def test_the_edge_configuration_says_what_it_limits(tmp_path: Path) -> None:
         "limit_conn arena_tcp_address 16;",
         "proxy_protocol on;",
         "grpc_pass grpc://unix:/run/arena.sock;",
+        "limit_req zone=arena_block_calls burst=50 nodelay;",
         "grpc_set_header X-Arena-Client $remote_addr;",
     ):
         assert line in conf, line

@@ -50,6 +50,12 @@ class EdgeLimits:
     # limit on calls before a hello is welcomed, so that a flood beyond it ends here, in C.
     calls_per_second: int = 10
     calls_burst: int = 50
+    # The same per /24 (IPv6: the first three groups): each call that passes opens a
+    # connection to the referee (an upstream ``keepalive`` does not help: a call reset at
+    # once, as in a rapid-reset flood, leaves its connection unusable), so many addresses
+    # in one block must not each get the full rate.
+    calls_per_second_per_block: int = 10
+    calls_burst_per_block: int = 50
     streams_per_connection: int = 16
     calls_per_connection: int = 1000  # then the connection is closed (rapid reset)
     header_bytes: int = 8192  # a call's headers, CONTINUATION frames included
@@ -124,6 +130,7 @@ http {{
     limit_conn_zone $binary_remote_addr zone=arena_address:4m;
     limit_conn_zone $arena_block zone=arena_block:4m;
     limit_req_zone $binary_remote_addr zone=arena_calls:4m rate={lim.calls_per_second}r/s;
+    limit_req_zone $arena_block zone=arena_block_calls:4m rate={lim.calls_per_second_per_block}r/s;
     limit_conn_status 429;
     limit_req_status 429;
     limit_conn_log_level info;
@@ -145,6 +152,7 @@ http {{
         limit_conn arena_address {lim.streams_per_address};
         limit_conn arena_block {lim.streams_per_block};
         limit_req zone=arena_calls burst={lim.calls_burst} nodelay;
+        limit_req zone=arena_block_calls burst={lim.calls_burst_per_block} nodelay;
         location / {{
             grpc_pass grpc://{referee};
             grpc_set_header X-Arena-Client $remote_addr;
