@@ -81,6 +81,18 @@ def play_through(edge: Edge) -> dict[str, list[int]]:
     return faults
 
 
+def play_under(edge: Edge, floods: list[Flood]) -> dict[str, list[int]]:
+    """``play_through`` while ``floods`` run; they are stopped however the match ends."""
+    for f in floods:
+        f.start()
+    try:
+        return play_through(edge)
+    finally:
+        for f in floods:
+            f.stop.set()
+            f.join(30)
+
+
 def no_faults(faults: dict[str, list[int]]) -> bool:
     return all(n == 0 for per_seat in faults.values() for n in per_seat)
 
@@ -116,14 +128,7 @@ def test_a_continuation_flood_ends_at_the_edge(edge: Edge) -> None:
         Flood(edge.address, source, continuation, writes=2000, seconds=20)
         for source in h2raw.loopback_sources(4, per_block=2)
     ]
-    for f in floods:
-        f.start()
-    try:
-        faults = play_through(edge)
-    finally:
-        for f in floods:
-            f.stop.set()
-            f.join(30)
+    faults = play_under(edge, floods)
     assert no_faults(faults)
     for f in floods:
         # Each connection was closed by the edge after a few writes, never 2000 of them.
@@ -137,14 +142,7 @@ def test_a_frame_flood_through_the_edge_costs_the_bots_nothing(edge: Edge, kind:
         Flood(edge.address, source, frames, writes=400, seconds=20)
         for source in h2raw.loopback_sources(4, per_block=2)
     ]
-    for f in floods:
-        f.start()
-    try:
-        faults = play_through(edge)
-    finally:
-        for f in floods:
-            f.stop.set()
-            f.join(30)
+    faults = play_under(edge, floods)
     assert no_faults(faults)
     assert sum(f.sent for f in floods) > 0
     if kind == "rapid-reset":  # 1,000 calls a connection, then the edge closes it
