@@ -228,7 +228,14 @@ def test_streams_that_never_say_hello_are_capped_per_address_and_an_entrant_stil
     h = host(tokens=TOKENS, limits=Limits(waiting_per_address=4, **QUICK))
     silent = [Stream(h.address) for _ in range(4)]  # open, and say nothing
     try:
-        time.sleep(0.3)
+        # Wait until the referee holds all four in its waiting room (an event, not a guess
+        # at how long that takes on a loaded machine).
+        gate = h.referee.gate
+        assert gate is not None
+        end = time.monotonic() + 30
+        while h.call(lambda: gate.waiting) < len(silent):
+            assert time.monotonic() < end, "the four silent streams never reached the room"
+            time.sleep(0.01)
         # A fifth from the same address is let in; the oldest silent one makes room.
         late = Stream(h.address)
         with pytest.raises(grpc.RpcError) as info:
