@@ -226,16 +226,19 @@ def test_streams_that_never_say_hello_are_capped_per_address_and_an_entrant_stil
     host: Callable[..., Hosted],  # noqa: F811
 ) -> None:
     h = host(tokens=TOKENS, limits=Limits(waiting_per_address=4, **QUICK))
-    silent = [Stream(h.address) for _ in range(4)]  # open, and say nothing
+    gate = h.referee.gate
+    assert gate is not None
+    silent: list[Stream] = []
     try:
-        # Wait until the referee holds all four in its waiting room (an event, not a guess
-        # at how long that takes on a loaded machine).
-        gate = h.referee.gate
-        assert gate is not None
-        end = time.monotonic() + 30
-        while h.call(lambda: gate.waiting) < len(silent):
-            assert time.monotonic() < end, "the four silent streams never reached the room"
-            time.sleep(0.01)
+        # Open four that say nothing, one at a time: each waits until the referee holds it
+        # in the waiting room (an event, not a guess at how long that takes under load), so
+        # the room's order is the order opened and silent[0] is the oldest.
+        for _ in range(4):
+            silent.append(Stream(h.address))
+            end = time.monotonic() + 30
+            while h.call(lambda: gate.waiting) < len(silent):
+                assert time.monotonic() < end, "a silent stream never reached the room"
+                time.sleep(0.01)
         # A fifth from the same address is let in; the oldest silent one makes room.
         late = Stream(h.address)
         with pytest.raises(grpc.RpcError) as info:
