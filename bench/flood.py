@@ -29,6 +29,19 @@ per second of the schedule. The fourth entrant, and the flood, differ:
   room of 256), reopened as the referee closes them; ``stalled-calls``: 8 connections per
   address with 16 health checks each that send their headers and never their message
   (2,560 calls), reopened likewise; at most ``--rate`` new streams a second after the first.
+* ``connections``: ``--connections`` (20,000) bare connections (the HTTP/2 preface and
+  SETTINGS, then nothing) from the ``--sources`` addresses, held by processes of 10,000
+  each (the audit's two attackers), each dialled again as the server closes it, at most
+  ``--dial-rate`` (2,000) new connections a second; ``churn``: connections opened and
+  dropped at once at that rate. In both, a newcomer from the honest bots' address dials a
+  fresh connection for a health check once a second (``probe`` in the output): whether
+  an entrant that must dial again while the flood is on still gets in.
+
+The attackers run at ``--attacker-nice`` (19): on two shared cores an attacker's own CPU
+would otherwise be taken from the bots, which a remote attacker's never is; they still
+get every cycle the referee, the edge and the bots leave, and each prints the rate it
+reached (``per_second``, ``frames_per_second``) so that a starved attacker shows.
+``--attacker-nice 0`` runs them as the bots.
 
 ``--edge`` runs every scenario, calm included, through ``arena edge`` (nginx) with the
 referee on a Unix socket behind it.
@@ -44,9 +57,11 @@ therefore slows the flooder down, which is the point of the delay.
 ``--unlimited`` runs the same floods against a referee whose ``Gate`` limits are set out
 of reach, for comparison (the per-bot budget cannot be switched off).
 
-Each scenario also counts the CPU time of every process it ran (referee, bots, flooder,
-start-up included) per honest decision: other tenants slow a scenario down without
-adding to it, so its ratio to calm shows the work a flood adds more steadily.
+Each scenario also records the highest resident memory and open file descriptors of the
+referee (and of nginx, behind the edge), and counts the CPU time of every process it ran
+(referee, bots, flooder, start-up included) per honest decision: other tenants slow a
+scenario down without adding to it, so its ratio to calm shows the work a flood adds
+more steadily.
 
 Run: ``python bench/flood.py [--rounds R] [--deals D] [--repeat K] [--unlimited] [--edge]
 [--floods a,b]``. Prints each calm/flood pair: the honest decisions per second, the CPU
@@ -68,11 +83,14 @@ if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(
 import argparse
 import asyncio
 import contextlib
+import errno
 import importlib.util
 import json
 import queue
 import resource
+import selectors
 import signal
+import socket
 import subprocess
 import tempfile
 import threading
@@ -107,7 +125,10 @@ CLIENT_FLOODS = ("health", "reflection", "bad-hello")  # a flood client process 
 # A raw HTTP/2 attacker process (bench/h2raw.py), from --sources loopback addresses.
 FRAME_FLOODS = ("ping", "settings", "rapid-reset", "unknown-frame", "continuation")
 ROOM_FLOODS = ("waiting-room", "stalled-calls")
-FLOODS = ("junk", *CLIENT_FLOODS, *FRAME_FLOODS, *ROOM_FLOODS)
+# Bare connections (the HTTP/2 preface and SETTINGS, then nothing), held or dropped.
+CONNECTION_FLOODS = ("connections", "churn")
+FLOODS = ("junk", *CLIENT_FLOODS, *FRAME_FLOODS, *ROOM_FLOODS, *CONNECTION_FLOODS)
+PER_ATTACKER = 10_000  # connections one attacker process holds (its file limit is 20,000)
 HONEST = 3  # entrants 0-2: the bots whose decisions count
 UNLIMITED = Limits(
     calls_per_second=1e9,
@@ -169,22 +190,24 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
         else:
             cmd = bot_command("random", address, token, f"1:{i}")
         procs.append(subprocess.Popen(cmd, env=_env(), stderr=subprocess.DEVNULL))
-    flooder = None
+    flooders: list[subprocess.Popen[bytes]] = []
     memory = Memory(edge.pid if edge else None)
     faults = Counter[str]()
     try:
         await wait_for_entrants(referee, len(tokens), [], 60)
-        if name in CLIENT_FLOODS or name in FRAME_FLOODS or name in ROOM_FLOODS:
-            kind = "--flood" if name in CLIENT_FLOODS else "--attack"
-            flooder = subprocess.Popen(
-                [sys.executable, __file__, kind, name, address,
-                 "--rate", str(args.rate), "--frame-rate", str(args.frame_rate),
-                 "--in-flight", str(args.in_flight), "--sources", str(args.sources)],
-                env=_env(), stdout=subprocess.PIPE,
-            )  # fmt: skip
+        for argv in _flooders(name, address, args):
+            argv += ["--attacker-nice", str(args.attacker_nice)]
+            flooders.append(subprocess.Popen(argv, env=_env(), stdout=subprocess.PIPE))
+        for flooder in flooders:
             assert flooder.stdout is not None
             await asyncio.to_thread(flooder.stdout.readline)  # it is ready
+        if flooders:
             await asyncio.sleep(0.5)  # and under way before the first table starts
+        if name in CONNECTION_FLOODS:  # a newcomer from the honest bots' address
+            flooders.append(
+                subprocess.Popen([sys.executable, __file__, "--probe", address],
+                                 env=_env(), stdout=subprocess.PIPE)
+            )  # fmt: skip
         counted = {e.name: Counted(e) for e in referee.entrants}
         honest = [counted[name] for name in plan.entrants[:HONEST]]
         honest_names = set(plan.entrants[:HONEST])
@@ -211,17 +234,21 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
         await referee.wait_all_gone(5)
     finally:
         memory.stop()
-        codes: dict[str, Any] = {}
-        if flooder is not None:
+        codes: Counter[str] = Counter()
+        for flooder in flooders:
             flooder.send_signal(signal.SIGTERM)
+        for flooder in flooders:
             try:
                 out, _ = await asyncio.to_thread(flooder.communicate, timeout=30)
-                codes = json.loads(out or b"{}")  # the ready line was read
+                if not out.strip():  # it failed (its error went to stderr)
+                    raise ValueError(f"exit status {flooder.returncode}")
+                report = json.loads(out.splitlines()[-1])
             except (subprocess.TimeoutExpired, ValueError) as exc:  # the edge is still stopped
                 if flooder.poll() is None:
                     flooder.kill()
                     flooder.wait()
-                codes = {"error": f"the flooder did not report: {type(exc).__name__}"}
+                report = {"error": f"the flooder did not report: {exc or type(exc).__name__}"}
+            codes.update(report)  # counts add up across the attacker processes
         for p in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 await asyncio.to_thread(p.wait, 5)
@@ -242,11 +269,55 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
         "rate": decisions / seconds,
         "seconds": seconds,
         "cpu_us": 1e6 * (_cpu() - cpu) / answered,
-        "flood": codes,
+        "flood": dict(codes),
         "faults": sum(faults.values()),
         "referee_mb": memory.referee_peak / 2**20,
         "edge_mb": memory.edge_peak / 2**20,
+        "referee_fds": memory.referee_fds,
+        "edge_fds": memory.edge_fds,
     }
+
+
+def _flooders(name: str, address: str, args: argparse.Namespace) -> list[list[str]]:
+    """The command lines of ``name``'s attacker processes (none for calm and junk)."""
+    common = ["--rate", str(args.rate), "--frame-rate", str(args.frame_rate),
+              "--in-flight", str(args.in_flight)]  # fmt: skip
+    if name in CLIENT_FLOODS:
+        return [[sys.executable, __file__, "--flood", name, address, *common]]
+    if name in FRAME_FLOODS or name in ROOM_FLOODS:
+        return [[sys.executable, __file__, "--attack", name, address, *common,
+                 "--sources", str(args.sources)]]  # fmt: skip
+    if name in CONNECTION_FLOODS:  # the sources split between processes of 10,000 each
+        processes = max(1, -(-args.connections // PER_ATTACKER))
+        share = -(-args.sources // processes)
+        return [
+            [
+                sys.executable,
+                __file__,
+                "--attack",
+                name,
+                address,
+                *common,
+                "--sources",
+                str(min(share, args.sources - first)),
+                "--first-source",
+                str(first),
+                "--connections",
+                str(min(PER_ATTACKER, args.connections - PER_ATTACKER * i)),
+                "--dial-rate",
+                str(args.dial_rate / processes),
+            ]  # fmt: skip
+            for i, first in enumerate(range(0, args.sources, share))
+        ]
+    return []
+
+
+def _fds(pid: int | str) -> int:
+    """How many file descriptors a process has open (0 once it is gone)."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return 0
 
 
 def _rss(pid: int | str) -> int:
@@ -262,13 +333,14 @@ def _rss(pid: int | str) -> int:
 
 
 class Memory(threading.Thread):
-    """Samples the referee's resident memory (this process) and the edge's (nginx's
-    master and workers), ten times a second, keeping the peaks."""
+    """Samples the referee's resident memory and open file descriptors (this process)
+    and the edge's (nginx's master and workers), ten times a second, keeping the peaks."""
 
     def __init__(self, edge: int | None) -> None:
         super().__init__(daemon=True)
         self.edge = edge
         self.referee_peak = self.edge_peak = 0
+        self.referee_fds = self.edge_fds = 0  # the most file descriptors open at once
         self.done = threading.Event()
 
     def run(self) -> None:
@@ -280,13 +352,16 @@ class Memory(threading.Thread):
 
     def sample(self) -> None:
         self.referee_peak = max(self.referee_peak, _rss("self"))
+        self.referee_fds = max(self.referee_fds, _fds("self"))
         if self.edge is not None:
             pids = [self.edge]
-            with contextlib.suppress(OSError), open(
-                f"/proc/{self.edge}/task/{self.edge}/children"
-            ) as f:
+            with (
+                contextlib.suppress(OSError),
+                open(f"/proc/{self.edge}/task/{self.edge}/children") as f,
+            ):
                 pids += [int(p) for p in f.read().split()]
             self.edge_peak = max(self.edge_peak, sum(_rss(p) for p in pids))
+            self.edge_fds = max(self.edge_fds, sum(_fds(p) for p in pids))
 
     def stop(self) -> None:
         self.done.set()
@@ -393,16 +468,36 @@ HEALTH_HEADERS = h2raw.grpc_headers(h2raw.HEALTH_CHECK)
 PAD_FIELDS = h2raw.header_block([(f"x-pad-{i}", "p" * 200) for i in range(4)])  # ~0.9 KB
 
 
-def attack(kind: str, address: str, rate: float, sources: int, calls: float) -> None:
-    """``kind`` against ``address`` from ``sources`` loopback addresses (127.1.x.y), until
-    SIGTERM; then print what it did as JSON. Frame floods: ``rate`` frames a second in
-    all, in writes of BATCH; a connection the server closes is dialled again at once.
-    waiting-room: 16 Play streams per address that never say hello; stalled-calls: 8
-    connections per address with 16 health checks each that never send their message;
-    both reopen what the server closes, at most ``calls`` new streams a second in all
-    (after the first: as the health flood's calls)."""
+def attack(
+    kind: str,
+    address: str,
+    rate: float,
+    sources: int,
+    calls: float,
+    *,
+    first_source: int = 0,
+    connections: int = 0,
+    dial_rate: float = 0.0,
+) -> None:
+    """``kind`` against ``address`` from ``sources`` loopback addresses (127.1.x.y, from
+    the ``first_source``-th on), until SIGTERM; then print what it did as JSON. Frame
+    floods: ``rate`` frames a second in all, in writes of BATCH; a connection the server
+    closes is dialled again at once. waiting-room: 16 Play streams per address that never
+    say hello; stalled-calls: 8 connections per address with 16 health checks each that
+    never send their message; both reopen what the server closes, at most ``calls`` new
+    streams a second in all (after the first: as the health flood's calls).
+    connections: ``connections`` bare connections in all, split between the addresses,
+    each dialled again when the server closes it; churn: connections opened and dropped
+    at once; both at most ``dial_rate`` new connections a second."""
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    if kind in CONNECTION_FLOODS:
+        addresses = h2raw.loopback_sources(first_source + sources, per_block=4)[first_source:]
+        per_source = -(-connections // sources) if kind == "connections" else 1
+        print("ready", flush=True)
+        out = hold(address, addresses, per_source, dial_rate, kind == "churn", stop)
+        print(json.dumps(out), flush=True)
+        os._exit(0)
     stats: Counter[str] = Counter()
     lock = threading.Lock()
 
@@ -489,6 +584,129 @@ def attack(kind: str, address: str, rate: float, sources: int, calls: float) -> 
     os._exit(0)  # threads left in a blocking write or dial must not hold the exit
 
 
+def hold(
+    address: str,
+    sources: list[str],
+    per_source: int,
+    dial_rate: float,
+    churn: bool,
+    stop: threading.Event,
+) -> dict[str, int]:
+    """Dial bare HTTP/2 connections (the preface and an empty SETTINGS, then nothing)
+    from ``sources`` to ``address``, at most ``dial_rate`` a second, until ``stop``:
+    keeping ``per_source`` open from each address and dialling again as the server closes
+    them, or (``churn``) closing each at once. One thread and non-blocking sockets, so
+    that 10,000 connections cost the attacker a few file descriptors' worth of work each,
+    not a thread each. Returns the counts: connections made, refused or reset, closed by
+    the server, and the most that were open at once."""
+    with contextlib.suppress(ValueError, OSError):  # as many sockets as the hard limit
+        hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    host, port = address.rsplit(":", 1)
+    target = (host, int(port))
+    hello = h2raw.PREFACE + h2raw.frame(h2raw.SETTINGS, 0, 0)
+    selector = selectors.DefaultSelector()
+    live = Counter[str]()  # connections per source: dialling or open
+    stats = Counter[str]()
+    state: dict[socket.socket, str] = {}  # "dialling" or "open"
+    turn = 0  # the next source to dial from, round robin
+
+    def drop(sock: socket.socket, source: str, why: str | None) -> None:
+        selector.unregister(sock)
+        del state[sock]
+        live[source] -= 1
+        sock.close()
+        if why:
+            stats[why] += 1
+
+    def dial() -> bool:
+        nonlocal turn
+        for _ in range(len(sources)):
+            source = sources[turn]
+            turn = (turn + 1) % len(sources)
+            if live[source] < per_source:
+                break
+        else:
+            return False  # every source holds its share
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            sock.bind((source, 0))
+            code = sock.connect_ex(target)
+        except OSError:
+            sock.close()
+            stats["refused"] += 1
+            return True
+        if code not in (0, errno.EINPROGRESS):
+            sock.close()
+            stats["refused"] += 1
+            return True
+        state[sock] = "dialling"
+        live[source] += 1
+        selector.register(sock, selectors.EVENT_WRITE, source)
+        return True
+
+    due = time.monotonic()
+    while not stop.is_set():
+        now = time.monotonic()
+        due = max(due, now - 0.1)  # no catching up in a burst
+        while due <= now and dial():
+            due += 1.0 / dial_rate
+        if due <= now:  # nothing to dial: every source is full
+            due = now + 1.0 / dial_rate
+        for key, _ in selector.select(timeout=max(0.0, min(0.05, due - time.monotonic()))):
+            sock, source = key.fileobj, key.data
+            assert isinstance(sock, socket.socket)
+            if state[sock] == "dialling":
+                if sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):
+                    drop(sock, source, "refused")
+                    continue
+                try:
+                    sock.send(hello)
+                except OSError:
+                    drop(sock, source, "closed by the server")
+                    continue
+                stats["connections"] += 1
+                if churn:
+                    drop(sock, source, None)
+                    continue
+                state[sock] = "open"
+                selector.modify(sock, selectors.EVENT_READ, source)
+                stats["most open"] = max(stats["most open"], sum(live.values()))
+                continue
+            try:
+                chunk = sock.recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                chunk = b""
+            if not chunk:
+                drop(sock, source, "closed by the server")
+    for sock in list(state):
+        sock.close()
+    return dict(stats)
+
+
+def probe(address: str) -> None:
+    """A newcomer from the honest bots' address (127.0.0.1): a fresh connection and a
+    health check, once a second, until SIGTERM; then how they ended as JSON. Whether an
+    entrant that has to dial again while a flood is on still gets in."""
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    codes: Counter[str] = Counter()
+    print("ready", flush=True)
+    while not stop.wait(1.0):
+        channel = grpc.insecure_channel(address, options=[("grpc.use_local_subchannel_pool", 1)])
+        try:
+            health_pb2_grpc.HealthStub(channel).Check(health_pb2.HealthCheckRequest(), timeout=5)
+            codes["probe OK"] += 1
+        except grpc.RpcError as exc:
+            codes[f"probe {exc.code().name}"] += 1
+        finally:
+            channel.close()
+    print(json.dumps(codes), flush=True)
+
+
 # ------------------------------------------------------------ the junk bot
 
 # A PlayRequest that answers nothing: an empty second hello padded with 60 KB of an
@@ -540,11 +758,13 @@ def junk_bot(address: str, token: str) -> None:
 
 def describe(name: str, result: dict[str, Any]) -> str:
     flood = result["flood"]
-    edge = f" edge {result['edge_mb']:,.0f} MB" if result["edge_mb"] else ""
+    edge = (
+        f" edge {result['edge_mb']:,.0f} MB {result['edge_fds']:,} fds" if result["edge_mb"] else ""
+    )
     return (
         f"{name} {result['honest_rate']:,.0f}/s {result['cpu_us']:,.0f} us CPU "
-        f"referee {result['referee_mb']:,.0f} MB{edge} honest faults {result['faults']}"
-        + (f" {flood}" if flood else "")
+        f"referee {result['referee_mb']:,.0f} MB {result['referee_fds']:,} fds{edge} "
+        f"honest faults {result['faults']}" + (f" {flood}" if flood else "")
     )
 
 
@@ -561,17 +781,49 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--frame-rate", type=float, default=20_000.0, help="HTTP/2 frames a second (frame floods)"
     )
     parser.add_argument("--sources", type=int, default=20, help="attacker loopback addresses")
+    parser.add_argument(
+        "--connections", type=int, default=20_000, help="connections held (connections flood)"
+    )
+    parser.add_argument(
+        "--dial-rate",
+        type=float,
+        default=2_000.0,
+        help="new connections a second (connections, churn)",
+    )
+    parser.add_argument(
+        "--attacker-nice",
+        type=int,
+        default=19,
+        help="the attackers' niceness (19: they use CPU the bots and referee leave, as a "
+        "remote attacker's does not compete with them at all; 0: as the bots)",
+    )
+    parser.add_argument("--first-source", type=int, default=0, help=argparse.SUPPRESS)
+    parser.add_argument("--probe", metavar="ADDR", help=argparse.SUPPRESS)
     parser.add_argument("--floods", default=",".join(FLOODS), help="which floods, comma-separated")
     parser.add_argument("--flood", nargs=2, metavar=("KIND", "ADDR"), help=argparse.SUPPRESS)
     parser.add_argument("--attack", nargs=2, metavar=("KIND", "ADDR"), help=argparse.SUPPRESS)
     parser.add_argument("--junk-bot", metavar="ADDR", help=argparse.SUPPRESS)
     parser.add_argument("--token", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.flood or args.attack:  # an attacker process
+        os.nice(args.attacker_nice)
     if args.flood:
         asyncio.run(flood(args.flood[0], args.flood[1], args.rate, args.in_flight))
         return
     if args.attack:
-        attack(args.attack[0], args.attack[1], args.frame_rate, args.sources, args.rate)
+        attack(
+            args.attack[0],
+            args.attack[1],
+            args.frame_rate,
+            args.sources,
+            args.rate,
+            first_source=args.first_source,
+            connections=args.connections,
+            dial_rate=args.dial_rate,
+        )
+        return
+    if args.probe:
+        probe(args.probe)
         return
     if args.junk_bot:
         junk_bot(args.junk_bot, args.token)
@@ -585,9 +837,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     print(
         f"4 entrants ({HONEST} honest random bots counted), {args.rounds} rounds, {limits}, "
         f"{front}; floods: one process, {args.rate:g} calls/s, at most {args.in_flight} in "
-        f"flight; frame floods {args.frame_rate:g} frames/s from {args.sources} addresses"
+        f"flight; frame floods {args.frame_rate:g} frames/s from {args.sources} addresses; "
+        f"{args.connections:,} connections, {args.dial_rate:g} dials/s; attackers at nice "
+        f"{args.attacker_nice}"
     )
-    ratios: dict[str, list[tuple[float, float, float, int]]] = {name: [] for name in floods}
+    ratios: dict[str, list[tuple[float, float, float, int, int]]] = {name: [] for name in floods}
     for n in range(1, args.repeat + 1):
         for name in floods:
             calm = asyncio.run(scenario("calm", args.rounds, args.deals, args))
@@ -595,7 +849,8 @@ def main(argv: Sequence[str] | None = None) -> None:
             ratio = flooded["honest_rate"] / calm["honest_rate"]
             cpu = flooded["cpu_us"] / calm["cpu_us"]
             mb = flooded["referee_mb"] + flooded["edge_mb"]
-            ratios[name].append((ratio, cpu, mb, flooded["faults"]))
+            fds = flooded["referee_fds"] + flooded["edge_fds"]
+            ratios[name].append((ratio, cpu, mb, flooded["faults"], fds))
             print(
                 f"#{n} {describe('calm', calm)}  {describe(name, flooded)}  "
                 f"ratio {ratio:.2f} (CPU {cpu:.2f})",
@@ -603,12 +858,17 @@ def main(argv: Sequence[str] | None = None) -> None:
             )
     print("honest decisions/s under each flood as a ratio to calm, median pair")
     print("(and CPU per honest decision, all processes, as a ratio to calm; the highest peak")
-    print("memory of the referee and the edge together; the honest bots' faults in all):")
+    print("memory and file descriptors of the referee and the edge together; the honest bots'")
+    print("faults in all):")
     for name, values in ratios.items():
-        ratio, cpu, _, _ = sorted(values)[len(values) // 2]
+        ratio, cpu = sorted(values)[len(values) // 2][:2]
         peak = max(v[2] for v in values)
         faults = sum(v[3] for v in values)
-        print(f"  {name:<13} {ratio:.2f} (CPU {cpu:.2f}) peak {peak:,.0f} MB, faults {faults}")
+        fds = max(v[4] for v in values)
+        print(
+            f"  {name:<13} {ratio:.2f} (CPU {cpu:.2f}) peak {peak:,.0f} MB {fds:,} fds, "
+            f"faults {faults}"
+        )
 
 
 if __name__ == "__main__":

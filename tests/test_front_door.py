@@ -289,3 +289,42 @@ def test_addresses_and_blocks() -> None:
     assert peer_address("unix:/run/arena.sock", "nonsense") == "forwarded"
     # Off the Unix socket the header is not believed: the peer is who it is.
     assert peer_address("ipv4:127.0.0.5:4000", "203.0.113.9") == "127.0.0.5"
+
+
+def _settled(conn: Any) -> bool:
+    """Wait (up to 10 s) until the server has either greeted ``conn`` (its SETTINGS came)
+    or closed it; whether it greeted it and it is still open."""
+    with conn.lock:
+        conn.changed.wait_for(lambda: conn.received > 0 or conn.closed.is_set(), 10)
+    return conn.received > 0 and not conn.closed.is_set()
+
+
+def test_connections_beyond_the_cap_are_closed_at_once_and_room_comes_back(
+    host: Callable[..., Hosted],
+) -> None:
+    """grpcio's connection cap (``Limits.connections``, the option
+    ``grpc.max_allowed_incoming_connections``) bounds the referee's file descriptors
+    whoever dials: with a cap of 8, eight bare connections from two addresses are greeted
+    and stay open, a ninth is closed before a byte is sent to it, and once one of the
+    eight goes a new one is greeted again."""
+    h = host(tokens=TOKENS, limits=Limits(connections=8, idle_seconds=60.0, **QUICK))
+    sources = h2raw.loopback_sources(2, per_block=1)
+    held = [h2raw.Conn(h.address, sources[i % 2]) for i in range(8)]
+    extra: list[Any] = []
+    try:
+        assert all(_settled(c) for c in held), "a connection within the cap was not greeted"
+        extra.append(h2raw.Conn(h.address, sources[0]))
+        assert extra[-1].closed.wait(10), "a connection beyond the cap stayed open"
+        assert extra[-1].received == 0
+        assert not any(c.closed.is_set() for c in held)
+        held.pop().close()
+        # The referee notices the closed connection on its own time: dial until greeted.
+        end = time.monotonic() + 10
+        while True:
+            extra.append(h2raw.Conn(h.address, sources[1]))
+            if _settled(extra[-1]):
+                break
+            assert time.monotonic() < end, "no room came back after a connection closed"
+    finally:
+        for c in held + extra:
+            c.close()
