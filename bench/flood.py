@@ -198,16 +198,16 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
         for argv in _flooders(name, address, args):
             argv += ["--attacker-nice", str(args.attacker_nice)]
             flooders.append(subprocess.Popen(argv, env=_env(), stdout=subprocess.PIPE))
-        for flooder in flooders:
-            assert flooder.stdout is not None
-            await asyncio.to_thread(flooder.stdout.readline)  # it is ready
-        if flooders:
-            await asyncio.sleep(0.5)  # and under way before the first table starts
         if name in CONNECTION_FLOODS:  # a newcomer from the honest bots' address
             flooders.append(
                 subprocess.Popen([sys.executable, __file__, "--probe", address],
                                  env=_env(), stdout=subprocess.PIPE)
             )  # fmt: skip
+        for flooder in flooders:
+            assert flooder.stdout is not None
+            await asyncio.to_thread(flooder.stdout.readline)  # it is ready
+        if flooders:
+            await asyncio.sleep(0.5)  # and under way before the first table starts
         counted = {e.name: Counted(e) for e in referee.entrants}
         honest = [counted[name] for name in plan.entrants[:HONEST]]
         honest_names = set(plan.entrants[:HONEST])
@@ -235,6 +235,7 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
     finally:
         memory.stop()
         codes: Counter[str] = Counter()
+        errors: list[str] = []
         for flooder in flooders:
             flooder.send_signal(signal.SIGTERM)
         for flooder in flooders:
@@ -248,7 +249,11 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
                     flooder.kill()
                     flooder.wait()
                 report = {"error": f"the flooder did not report: {exc or type(exc).__name__}"}
-            codes.update(report)  # counts add up across the attacker processes
+            for key, value in report.items():  # counts add up across the processes
+                if isinstance(value, int):
+                    codes[key] += value
+                else:
+                    errors.append(value)
         for p in procs:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 await asyncio.to_thread(p.wait, 5)
@@ -269,7 +274,7 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
         "rate": decisions / seconds,
         "seconds": seconds,
         "cpu_us": 1e6 * (_cpu() - cpu) / answered,
-        "flood": dict(codes),
+        "flood": {**codes, **({"error": "; ".join(errors)} if errors else {})},
         "faults": sum(faults.values()),
         "referee_mb": memory.referee_peak / 2**20,
         "edge_mb": memory.edge_peak / 2**20,
