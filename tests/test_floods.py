@@ -297,9 +297,18 @@ def test_a_channel_whose_idle_connection_was_closed_dials_again(
 ) -> None:
     h = host(tokens=TOKENS, limits=Limits(idle_seconds=0.3))
     with grpc.insecure_channel(h.address) as channel:
+        ready, dropped = threading.Event(), threading.Event()
+
+        def watch(state: grpc.ChannelConnectivity) -> None:
+            if state is grpc.ChannelConnectivity.READY:
+                ready.set()
+            elif ready.is_set() and state is not grpc.ChannelConnectivity.READY:
+                dropped.set()  # the server closed the idle connection (GOAWAY)
+
+        channel.subscribe(watch)
         health_check(channel)
-        time.sleep(1.0)  # the server has closed the connection: the channel redials
-        health_check(channel)
+        assert dropped.wait(30), "the idle connection was not closed"
+        health_check(channel)  # the channel dials again
         stream = pb_grpc.ArenaServiceStub(channel).Play(iter([hello("tok-0")]), timeout=10)
         assert next(stream).HasField("welcome")
         stream.cancel()
