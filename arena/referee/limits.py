@@ -231,7 +231,12 @@ class Limits:
 
 
 def server_options(limits: Limits) -> list[tuple[str, int]]:
-    """The gRPC server's channel arguments for ``limits``."""
+    """The gRPC server's channel arguments for ``limits``.
+
+    There is no ``grpc.max_connection_age_ms`` on purpose: a bot's Play stream lives as
+    long as its tournament, and an age limit would end it (GOAWAY, then a reset after the
+    grace), a disconnect an honest bot did nothing to earn. What a non-entrant can hold is
+    bounded instead by the idle limit, the progress deadlines and the connection cap."""
     ping_ms = int(limits.ping_interval_seconds * 1000)
     return [
         ("grpc.max_connection_idle_ms", int(limits.idle_seconds * 1000)),
