@@ -24,16 +24,57 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
+from typing import Protocol
 
 from arena.bot import BaseBot
 from arena.games.truco import sim
 from arena.games.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare
-from arena.games.truco.calls import EnvidoCall, TrucoCall
+from arena.games.truco.calls import TRUCO_LADDER, EnvidoCall, TrucoCall
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.view import TrucoView
 from bots.searching import SearchOptions, decision_rng, search
 
 NOISE = 0.05  # the share of playout cards played at random: worlds stay varied
+ENVIDO, REAL_ENVIDO = Call(EnvidoCall.ENVIDO), Call(EnvidoCall.REAL_ENVIDO)
+TRUCO_CALLS = tuple(Call(c) for c in TRUCO_LADDER)  # what raising from each level calls
+DRAWS = 48  # uniform numbers drawn per world, more than a hand's playout reads
+
+
+class Uniform(Protocol):
+    """What a playout reads of its randomness (``random.Random`` is one)."""
+
+    def random(self) -> float: ...
+
+
+class Draws:
+    """One world's run of uniform numbers, read as ``random.Random.random`` reads them:
+    every candidate action's playout in a world reads the same run (common random
+    numbers), so the difference between two candidates is theirs, not the dice's. Past
+    the run it reads on from ``rng``."""
+
+    __slots__ = ("values", "i", "rng")
+
+    def __init__(self, values: Sequence[float], rng: random.Random) -> None:
+        self.values = values
+        self.i = 0
+        self.rng = rng
+
+    def random(self) -> float:
+        i = self.i
+        self.i = i + 1
+        values = self.values
+        return values[i] if i < len(values) else self.rng.random()
+
+
+def play_out(state: sim.Sim, rng: Uniform) -> tuple[int, int]:
+    """Play on with ``policy`` to the end of the play in progress and return the teams'
+    points in the hand so far. In the six-seat duel hand (R13) that is the end of this
+    duel: the later duels are played by their own seats' cards whatever happens in this
+    one, so they would add the same to every candidate, and only noise to the search."""
+    cur = state.cur
+    while not state.over and state.cur == cur:
+        state.step(policy(state, rng))
+    return state.points[0], state.points[1]
 
 
 def equity(state: sim.Sim, seat: int) -> float:
@@ -41,16 +82,25 @@ def equity(state: sim.Sim, seat: int) -> float:
     strengths (R1) and the tricks already won (R5), from its own cards only."""
     b = state.bout
     team = seat % 2
-    cards = sorted((sim.STRENGTH[c] for c in state.hands[seat]), reverse=True)
-    won = sum(1 for r in b.results if r == team)
-    lost = sum(1 for r in b.results if r is not None and r != team)
-    if won - lost >= 1 and b.closed >= 1 and cards and cards[0] >= 9:
+    lead = 0  # tricks won less tricks lost
+    for r in b.results:
+        if r is not None:
+            lead += 1 if r == team else -1
+    strength = sim.STRENGTH
+    first = second = 0  # its two strongest cards
+    for c in state.hands[seat]:
+        v = strength[c]
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    if lead >= 1 and b.closed >= 1 and first >= 9:
         return 0.9
-    base = sum(c / 14 for c in cards[:2]) / 2 if cards else 0.0
-    return min(1.0, max(0.0, base + 0.25 * (won - lost)))
+    base = (first + second) / 28
+    return min(1.0, max(0.0, base + 0.25 * lead))
 
 
-def policy(state: sim.Sim, rng: random.Random) -> Action:
+def policy(state: sim.Sim, rng: Uniform) -> Action:
     """A quick player from its own cards, with the thresholds of the bundled heuristics:
     Envido on 27 or more, Truco on strong cards (a bluff now and then once a trick is
     won), answers that accept whenever the cards give a fair chance, and the cheapest
@@ -58,35 +108,30 @@ def policy(state: sim.Sim, rng: random.Random) -> Action:
     wins)."""
     asked, seat = state.asked()
     b = state.bout
-    moves = state._legal(asked, seat)
     if asked == sim.DECLARE:
+        moves = state._legal(asked, seat)
         return next((m for m in moves if isinstance(m, Declare)), SON_BUENAS)
     if asked == sim.ANSWER_ENVIDO:
         points = state.envido[seat]
         falta = b.ecalls[-1] is EnvidoCall.FALTA_ENVIDO
-        if points >= 30 and not falta and rng.random() < 0.5:
-            raises = [m for m in moves if isinstance(m, Call) and m.call is EnvidoCall.REAL_ENVIDO]
-            if raises:
-                return raises[0]
+        raise_ok = points >= 30 and not falta and rng.random() < 0.5
+        if raise_ok and REAL_ENVIDO in state._legal(asked, seat):
+            return REAL_ENVIDO
         return QUIERO if points >= (29 if falta else 25) else NO_QUIERO
     if asked == sim.ANSWER_TRUCO:
         eq = equity(state, seat)
-        if eq > 0.8 and rng.random() < 0.5:
-            raises = [m for m in moves if isinstance(m, Call) and isinstance(m.call, TrucoCall)]
-            if raises:
-                return raises[0]
+        pending = b.truco_call
+        assert pending is not None
+        if eq > 0.8 and pending[0] < 3 and rng.random() < 0.5:
+            return TRUCO_CALLS[pending[0]]  # ruling R7: the next raise
         return QUIERO if eq > 0.3 else NO_QUIERO
-    # PLAY
-    calls = [m for m in moves if isinstance(m, Call)]
-    if calls:
-        envido = [m for m in calls if m.call is EnvidoCall.ENVIDO]
-        if envido and state.envido[seat] >= 27:
-            return envido[0]
-        truco = [m for m in calls if isinstance(m.call, TrucoCall)]
-        if truco:
-            eq = equity(state, seat)
-            if eq > 0.72 or (b.closed and eq > 0.3 and rng.random() < 0.1):
-                return truco[0]
+    # PLAY: the calls it may make (R7, R8), read off the state as sim._legal does
+    if b.estate == sim.E_NONE and not b.closed and state.envido[seat] >= 27:
+        return ENVIDO
+    if b.level < 3 and b.raise_team in (None, seat % 2):
+        eq = equity(state, seat)
+        if eq > 0.72 or (b.closed and eq > 0.3 and rng.random() < 0.1):
+            return TRUCO_CALLS[b.level]
     hand = state.hands[seat]
     if len(hand) == 1:
         return sim.PLAYS[hand[0]]
@@ -170,7 +215,7 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
         for seat, action in play.log:
             if seat != view.seat:
                 weight *= likelihood(state, seat, action)
-            state.apply(action, seat)
+            state.step(action)  # the referee took it: legal in every world the view allows
     return state, weight
 
 
@@ -203,11 +248,12 @@ class Bot(BaseBot):
 
         def score(world: object, rng: random.Random) -> list[float]:
             state = world[0]  # type: ignore[index]
-            values = []
+            draws = [rng.random() for _ in range(DRAWS)]
+            values: list[float] = []
             for action in actions:
                 child = state.copy()
                 child.step(action)
-                points = child.playout(rng, policy)
+                points = play_out(child, Draws(draws, rng))
                 values.append(points[team] - points[1 - team])
             return values
 
