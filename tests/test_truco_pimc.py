@@ -1,0 +1,86 @@
+"""Truco's search bot (``bots.truco.pimc``) piece by piece: its playout policy plays only
+legal moves, a duel hand's playout ends with its own duel (R13), the candidates of one
+world read the same random numbers, and the time budget bounds the worlds by design.
+Whole matches and exact repeats with ``samples`` are in tests/test_search_bots.py; its
+strength is measured by bench/truco_strength.py, never asserted."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arena.games.truco import sim
+from arena.games.truco.rules import TrucoRules
+from arena.games.truco.sampling import Sampler
+from arena.games.truco.state import TrucoMatch
+from bots.truco import pimc
+
+
+@pytest.mark.parametrize("seats", [2, 4, 6])
+def test_the_playout_policy_takes_only_legal_moves(seats: int) -> None:
+    rng = random.Random(seats)
+    rules = TrucoRules(seats=seats)
+    for hand in range(150):
+        state = sim.Sim.start(
+            rules, sim.random_dealt(rng, seats), hand % seats, duels=seats == 6 and hand % 2 == 1
+        )
+        while not state.is_over:
+            move = pimc.policy(state, rng)
+            assert move in state.legal()
+            state.apply(move)
+
+
+def test_a_duel_hands_playout_ends_with_its_own_duel() -> None:
+    """ruling R13: three duels one after another; the search plays out only the one in
+    progress, whose points are then added to those of the duels before it."""
+    rng = random.Random(6)
+    for _ in range(50):
+        state = sim.Sim.start(TrucoRules(seats=6), sim.random_dealt(rng, 6), 0, duels=True)
+        for duel in range(3):
+            before = sum(state.points)
+            points = pimc.play_out(state, rng)
+            assert state.cur == duel + 1 or state.is_over
+            assert sum(points) > before  # the duel scored (R5: a play always has a winner)
+        assert state.is_over
+
+
+def test_a_worlds_candidates_read_the_same_random_numbers() -> None:
+    rng = random.Random(1)
+    run = [rng.random() for _ in range(3)]
+    first, second = pimc.Draws(run, random.Random(5)), pimc.Draws(run, random.Random(5))
+    assert [first.random() for _ in range(5)] == [second.random() for _ in range(5)]
+    past = pimc.Draws(run, random.Random(5))
+    assert [past.random() for _ in range(4)][3] == random.Random(5).random()
+
+
+def test_the_search_stops_when_its_budget_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock that moves 10 ms each time it is read: a 50 ms budget looks at a handful
+    of worlds, never fewer than one, whatever the machine's speed (the loop reads the
+    clock before each world)."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.01
+        return now[0]
+
+    drawn: list[int] = []
+    real_sample = Sampler.sample
+
+    def sample(self: Sampler, rng: random.Random) -> list[tuple[int, ...]]:
+        drawn.append(1)
+        return real_sample(self, rng)
+
+    monkeypatch.setattr("bots.searching.time.perf_counter", clock)
+    monkeypatch.setattr(Sampler, "sample", sample)
+    match = TrucoMatch(TrucoRules(seats=4), match_id="budget", seed="budget")
+    (seat,) = match.to_act()
+    legal = match.legal_actions(seat)
+    pimc.Bot(seed=1, budget=0.05).act(match.view(seat), legal)
+    assert 1 <= len(drawn) <= 5
+    drawn.clear()
+    pimc.Bot(seed=1, budget=0.001).act(match.view(seat), legal)
+    assert len(drawn) == 1
+    drawn.clear()
+    pimc.Bot(seed=1, samples=7).act(match.view(seat), legal)  # the clock plays no part
+    assert len(drawn) == 7
