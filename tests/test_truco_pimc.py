@@ -84,3 +84,44 @@ def test_the_search_stops_when_its_budget_is_spent(monkeypatch: pytest.MonkeyPat
     drawn.clear()
     pimc.Bot(seed=1, samples=7).act(match.view(seat), legal)  # the clock plays no part
     assert len(drawn) == 7
+
+
+def test_a_candidate_clearly_behind_stops_being_played_out() -> None:
+    """Racing: after RACE_FROM worlds a candidate far below the best, world by world, is
+    dropped and keeps its mean; one within the noise stays in the running."""
+    rng = random.Random(3)
+    race = pimc.Race(3)
+    for _ in range(pimc.RACE_FROM):
+        world = rng.gauss(0, 3)  # what every candidate shares in a world
+        race.add([world + 1.0, world - 2.0, world + 1.0 + rng.gauss(0, 1)], 1.0)
+    assert race.alive == [True, False, True]
+    assert race.frozen[1] == pytest.approx(race.sums[1] / race.total)
+    assert race.running() == 2
+
+
+def test_the_search_ends_once_one_candidate_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Playouts in which playing the first legal card always scores 10 and anything else
+    0: every other candidate is dropped at the first look, and the search stops there,
+    short of its ``samples``, with that card."""
+    match = TrucoMatch(TrucoRules(seats=2), match_id="race", seed="race")
+    (seat,) = match.to_act()
+    view, legal = match.view(seat), match.legal_actions(seat)
+    card = sim.CARD_INDEX[legal[0].card]  # type: ignore[union-attr]
+    team = seat % 2
+
+    def play_out(state: sim.Sim, rng: object) -> tuple[int, int]:
+        points = [0, 0]
+        points[team] = 0 if card in state.hands[seat] else 10
+        return points[0], points[1]
+
+    drawn: list[int] = []
+    real_sample = Sampler.sample
+
+    def sample(self: Sampler, rng: random.Random) -> list[tuple[int, ...]]:
+        drawn.append(1)
+        return real_sample(self, rng)
+
+    monkeypatch.setattr(pimc, "play_out", play_out)
+    monkeypatch.setattr(Sampler, "sample", sample)
+    assert pimc.Bot(seed=1, samples=400).act(view, legal) == 0
+    assert len(drawn) == pimc.RACE_FROM

@@ -38,6 +38,69 @@ NOISE = 0.05  # the share of playout cards played at random: worlds stay varied
 ENVIDO, REAL_ENVIDO = Call(EnvidoCall.ENVIDO), Call(EnvidoCall.REAL_ENVIDO)
 TRUCO_CALLS = tuple(Call(c) for c in TRUCO_LADDER)  # what raising from each level calls
 DRAWS = 48  # uniform numbers drawn per world, more than a hand's playout reads
+RACE_FROM = 16  # worlds before a candidate may be dropped
+RACE_EVERY = 4  # worlds between two looks
+RACE_Z = 3.0  # dropped when this many standard errors behind the best
+
+
+class Race:
+    """Candidates that are clearly behind stop being played out, so the worlds left go to
+    those still in the running (racing, as in successive halving). Every ``RACE_EVERY``
+    worlds from ``RACE_FROM`` on, a candidate whose mean difference to the best one, world
+    by world (the same world and the same random numbers for both), is more than
+    ``RACE_Z`` standard errors below zero is dropped; from then on it scores its mean at
+    that point, so the tally's mean for it stays what it was. Deterministic: with
+    ``samples`` the play still repeats exactly (the search stops early, short of
+    ``samples`` worlds, once one candidate is left)."""
+
+    __slots__ = ("alive", "frozen", "n", "total", "squared", "sums", "apart")
+
+    def __init__(self, candidates: int) -> None:
+        self.alive = [True] * candidates
+        self.frozen = [0.0] * candidates
+        self.n = 0
+        self.total = 0.0  # the worlds' weights, summed
+        self.squared = 0.0  # and their squares
+        self.sums = [0.0] * candidates  # weighed values
+        # apart[i][j], i < j: weighed squares of the world-by-world difference
+        self.apart = [[0.0] * candidates for _ in range(candidates)]
+
+    def running(self) -> int:
+        return sum(self.alive)
+
+    def add(self, values: list[float], weight: float) -> None:
+        self.n += 1
+        self.total += weight
+        self.squared += weight * weight
+        alive, sums, apart = self.alive, self.sums, self.apart
+        live = [i for i, a in enumerate(alive) if a]
+        for i in live:
+            v = values[i]
+            sums[i] += weight * v
+            row = apart[i]
+            for j in live:
+                if j > i:
+                    d = v - values[j]
+                    row[j] += weight * d * d
+        if self.n >= RACE_FROM and self.n % RACE_EVERY == 0:
+            self._drop(live)
+
+    def _drop(self, live: list[int]) -> None:
+        total = self.total
+        if total <= 0:
+            return
+        effective = total * total / self.squared  # worlds, as weighed
+        sums, apart = self.sums, self.apart
+        best = max(live, key=sums.__getitem__)
+        for i in live:
+            if i == best:
+                continue
+            mean = (sums[i] - sums[best]) / total
+            squares = apart[min(i, best)][max(i, best)] / total
+            var = max(0.0, squares - mean * mean)
+            if mean < -RACE_Z * math.sqrt(var / effective):
+                self.alive[i] = False
+                self.frozen[i] = sums[i] / total
 
 
 class Uniform(Protocol):
@@ -242,23 +305,33 @@ class Bot(BaseBot):
         sampler = Sampler(view)
         team = view.seat % 2
         actions = list(legal)
+        race = Race(len(actions))
 
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
             return replay(view, sampler.sample(rng))
+
+        def weigh(world: object) -> float:
+            return world[1] if self.read else 1.0  # type: ignore[index]
 
         def score(world: object, rng: random.Random) -> list[float]:
             state = world[0]  # type: ignore[index]
             draws = [rng.random() for _ in range(DRAWS)]
             values: list[float] = []
-            for action in actions:
+            for i, action in enumerate(actions):
+                if not race.alive[i]:
+                    values.append(race.frozen[i])
+                    continue
                 child = state.copy()
                 child.step(action)
                 points = play_out(child, Draws(draws, rng))
                 values.append(points[team] - points[1 - team])
+            race.add(values, weigh(world))
             return values
 
-        weigh = (lambda world: world[1]) if self.read else None
-        return search(len(actions), draw, score, rng, more, weigh).best()
+        def go_on(done: int) -> bool:  # one candidate left: nothing more to learn
+            return race.running() > 1 and more(done)
+
+        return search(len(actions), draw, score, rng, go_on, weigh).best()
 
 
 PimcBot = Bot
