@@ -125,3 +125,24 @@ def test_the_search_ends_once_one_candidate_is_left(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(Sampler, "sample", sample)
     assert pimc.Bot(seed=1, samples=400).act(view, legal) == 0
     assert len(drawn) == pimc.RACE_FROM
+
+
+def test_it_does_not_start_a_world_the_budget_cannot_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock that moves only while a world is drawn, 20 ms a world: with 50 ms it
+    looks at two worlds (40 ms) and does not start a third that would end at 60 ms."""
+    now = [0.0]
+    drawn: list[int] = []
+    real_sample = Sampler.sample
+
+    def sample(self: Sampler, rng: random.Random) -> list[tuple[int, ...]]:
+        drawn.append(1)
+        now[0] += 0.02
+        return real_sample(self, rng)
+
+    monkeypatch.setattr("bots.searching.time.perf_counter", lambda: now[0])
+    monkeypatch.setattr("bots.truco.pimc.time.perf_counter", lambda: now[0])
+    monkeypatch.setattr(Sampler, "sample", sample)
+    match = TrucoMatch(TrucoRules(seats=6), match_id="fit", seed="fit")
+    (seat,) = match.to_act()
+    pimc.Bot(seed=1, budget=0.05).act(match.view(seat), match.legal_actions(seat))
+    assert len(drawn) == 2 and now[0] <= 0.05

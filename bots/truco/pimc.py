@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -299,7 +300,8 @@ class Bot(BaseBot):
             return 0
         if view.asked == "declare":  # ruling R9: the true number, whenever it is legal
             return next((a for a in legal if isinstance(a, Declare)), SON_BUENAS)
-        more = self.options.more()
+        started = time.perf_counter()
+        more = self.options.more(started)
         rng = decision_rng(self.seed, view.match_id, view.hand_no, view.seat, len(view.plays),
                            len(view.current.log))  # fmt: skip
         sampler = Sampler(view)
@@ -328,8 +330,14 @@ class Bot(BaseBot):
             race.add(values, weigh(world))
             return values
 
-        def go_on(done: int) -> bool:  # one candidate left: nothing more to learn
-            return race.running() > 1 and more(done)
+        def go_on(done: int) -> bool:
+            if race.running() < 2:  # one candidate left: nothing more to learn
+                return False
+            if done and not self.options.samples:  # the next world must fit the budget too
+                spent = time.perf_counter() - started
+                if spent + spent / done > self.options.budget:
+                    return False
+            return more(done)
 
         return search(len(actions), draw, score, rng, go_on, weigh).best()
 
