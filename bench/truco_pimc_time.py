@@ -1,7 +1,7 @@
 """How long Truco's ``pimc`` thinks, and how many worlds its time budget buys.
 
 Plays seeded in-process matches (pimc on team A's seats, shrewd on team B's) and times
-every decision pimc searches (one legal action and declarations are not searched): the
+every decision pimc searches, whole (one legal action and declarations are not searched): the
 median and 95th percentile of the time per decision, and of the worlds per decision. The
 worlds a budget buys on an idle machine is the ``samples=N`` that plays as the budget
 does, independent of the machine's speed (bench/truco_strength.py runs that way).
@@ -41,16 +41,23 @@ def main() -> None:
         options[key] = float(value) if key == "budget" else int(value)
     times: list[float] = []
     worlds: list[float] = []
-    search = pimc.search
+    search, act = pimc.search, pimc.Bot.act
 
     def counted(*a: Any, **k: Any) -> Any:
-        started = time.perf_counter()
         tally = search(*a, **k)
-        times.append(time.perf_counter() - started)
         worlds.append(tally.n)
         return tally
 
+    def timed(self: pimc.Bot, view: Any, legal: Any) -> Any:
+        searched = len(worlds)
+        started = time.perf_counter()
+        out = act(self, view, legal)
+        if len(worlds) > searched:  # a searched decision: timed whole, sampler and all
+            times.append(time.perf_counter() - started)
+        return out
+
     setattr(pimc, "search", counted)  # noqa: B010 (patched for the count, then played)
+    setattr(pimc.Bot, "act", timed)  # noqa: B010
     game = make_game("truco", rules=TrucoRules(seats=args.seats))
     started = time.perf_counter()
     for m in range(args.matches):
