@@ -7,16 +7,24 @@ raise, Quiero or No Quiero, al mazo -- then plays the hand out with ``policy``, 
 player that sees only its own cards: the other seats call, answer and play by their own
 hands, never by the world's hidden cards, so a call can be refused, a bluff can work and
 a raise is answered as a table would. It takes the action whose worlds score best: its
-team's points in the hand less the other team's.
+team's points in the hand less the other team's (R2: partners share them).
 
 Plain PIMC (every seat seeing every card in the playouts) cannot bluff nor read a bluff;
 here only the searching seat's first action is chosen with the world's cards in view, and
-each world is one its view allows. A declaration (R9) is made whenever legal: the true
-number can only win the Envido.
+each world is one its view allows, weighed by how likely the other seats' calls and
+answers so far are with the cards it gives them. A declaration (R9) is made whenever
+legal: the true number can only win the Envido.
+
+What makes the worlds go further: every candidate in a world reads the same random
+numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
+duel hand (R13) a playout ends with the searching seat's own duel, the later ones adding
+the same to every candidate; and a candidate clearly behind the best stops being played
+out (``Race``), the search ending once one is left.
 
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
-search per decision (default 0.05), or ``samples``, a fixed number of worlds per decision
-so that its play repeats exactly (``bots.searching``).
+search per decision (default 0.05; no world is started that the budget cannot fit), or
+``samples``, a fixed number of worlds per decision (fewer once one candidate is left) so
+that its play repeats exactly whatever the machine's speed (``bots.searching``).
 """
 
 from __future__ import annotations
