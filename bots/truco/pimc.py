@@ -7,33 +7,146 @@ raise, Quiero or No Quiero, al mazo -- then plays the hand out with ``policy``, 
 player that sees only its own cards: the other seats call, answer and play by their own
 hands, never by the world's hidden cards, so a call can be refused, a bluff can work and
 a raise is answered as a table would. It takes the action whose worlds score best: its
-team's points in the hand less the other team's.
+team's points in the hand less the other team's (R2: partners share them).
 
 Plain PIMC (every seat seeing every card in the playouts) cannot bluff nor read a bluff;
 here only the searching seat's first action is chosen with the world's cards in view, and
-each world is one its view allows. A declaration (R9) is made whenever legal: the true
-number can only win the Envido.
+each world is one its view allows, weighed by how likely the other seats' calls and
+answers so far are with the cards it gives them. A declaration (R9) is made whenever
+legal: the true number can only win the Envido.
+
+What makes the worlds go further: every candidate in a world reads the same random
+numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
+duel hand (R13) a playout ends with the searching seat's own duel, the later ones adding
+the same to every candidate; and a candidate clearly behind the best stops being played
+out (``Race``), the search ending once one is left.
 
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
-search per decision (default 0.05), or ``samples``, a fixed number of worlds per decision
-so that its play repeats exactly (``bots.searching``).
+search per decision (default 0.05; no world is started that the budget cannot fit), or
+``samples``, a fixed number of worlds per decision (fewer once one candidate is left) so
+that its play repeats exactly whatever the machine's speed (``bots.searching``).
 """
 
 from __future__ import annotations
 
 import math
 import random
+import time
 from collections.abc import Sequence
+from typing import Protocol
 
 from arena.bot import BaseBot
 from arena.games.truco import sim
 from arena.games.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare
-from arena.games.truco.calls import EnvidoCall, TrucoCall
+from arena.games.truco.calls import TRUCO_LADDER, EnvidoCall, TrucoCall
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.view import TrucoView
 from bots.searching import SearchOptions, decision_rng, search
 
 NOISE = 0.05  # the share of playout cards played at random: worlds stay varied
+ENVIDO, REAL_ENVIDO = Call(EnvidoCall.ENVIDO), Call(EnvidoCall.REAL_ENVIDO)
+TRUCO_CALLS = tuple(Call(c) for c in TRUCO_LADDER)  # what raising from each level calls
+DRAWS = 48  # uniform numbers drawn per world, more than a hand's playout reads
+RACE_FROM = 16  # worlds before a candidate may be dropped
+RACE_EVERY = 4  # worlds between two looks
+RACE_Z = 3.0  # dropped when this many standard errors behind the best
+
+
+class Race:
+    """Candidates that are clearly behind stop being played out, so the worlds left go to
+    those still in the running (racing, as in successive halving). Every ``RACE_EVERY``
+    worlds from ``RACE_FROM`` on, a candidate whose mean difference to the best one, world
+    by world (the same world and the same random numbers for both), is more than
+    ``RACE_Z`` standard errors below zero is dropped; from then on it scores its mean at
+    that point, so the tally's mean for it stays what it was. Deterministic: with
+    ``samples`` the play still repeats exactly (the search stops early, short of
+    ``samples`` worlds, once one candidate is left)."""
+
+    __slots__ = ("alive", "frozen", "n", "total", "squared", "sums", "apart")
+
+    def __init__(self, candidates: int) -> None:
+        self.alive = [True] * candidates
+        self.frozen = [0.0] * candidates
+        self.n = 0
+        self.total = 0.0  # the worlds' weights, summed
+        self.squared = 0.0  # and their squares
+        self.sums = [0.0] * candidates  # weighed values
+        # apart[i][j], i < j: weighed squares of the world-by-world difference
+        self.apart = [[0.0] * candidates for _ in range(candidates)]
+
+    def running(self) -> int:
+        return sum(self.alive)
+
+    def add(self, values: list[float], weight: float) -> None:
+        self.n += 1
+        self.total += weight
+        self.squared += weight * weight
+        alive, sums, apart = self.alive, self.sums, self.apart
+        live = [i for i, a in enumerate(alive) if a]
+        for i in live:
+            v = values[i]
+            sums[i] += weight * v
+            row = apart[i]
+            for j in live:
+                if j > i:
+                    d = v - values[j]
+                    row[j] += weight * d * d
+        if self.n >= RACE_FROM and self.n % RACE_EVERY == 0:
+            self._drop(live)
+
+    def _drop(self, live: list[int]) -> None:
+        total = self.total
+        if total <= 0:
+            return
+        effective = total * total / self.squared  # worlds, as weighed
+        sums, apart = self.sums, self.apart
+        best = max(live, key=sums.__getitem__)
+        for i in live:
+            if i == best:
+                continue
+            mean = (sums[i] - sums[best]) / total
+            squares = apart[min(i, best)][max(i, best)] / total
+            var = max(0.0, squares - mean * mean)
+            if mean < -RACE_Z * math.sqrt(var / effective):
+                self.alive[i] = False
+                self.frozen[i] = sums[i] / total
+
+
+class Uniform(Protocol):
+    """What a playout reads of its randomness (``random.Random`` is one)."""
+
+    def random(self) -> float: ...
+
+
+class Draws:
+    """One world's run of uniform numbers, read as ``random.Random.random`` reads them:
+    every candidate action's playout in a world reads the same run (common random
+    numbers), so the difference between two candidates is theirs, not the dice's. Past
+    the run it reads on from ``rng``."""
+
+    __slots__ = ("values", "i", "rng")
+
+    def __init__(self, values: Sequence[float], rng: random.Random) -> None:
+        self.values = values
+        self.i = 0
+        self.rng = rng
+
+    def random(self) -> float:
+        i = self.i
+        self.i = i + 1
+        values = self.values
+        return values[i] if i < len(values) else self.rng.random()
+
+
+def play_out(state: sim.Sim, rng: Uniform) -> tuple[int, int]:
+    """Play on with ``policy`` to the end of the play in progress and return the teams'
+    points in the hand so far. In the six-seat duel hand (R13) that is the end of this
+    duel: the later duels are played by their own seats' cards whatever happens in this
+    one, so they would add the same to every candidate, and only noise to the search."""
+    cur = state.cur
+    while not state.over and state.cur == cur:
+        state.step(policy(state, rng))
+    return state.points[0], state.points[1]
 
 
 def equity(state: sim.Sim, seat: int) -> float:
@@ -41,16 +154,25 @@ def equity(state: sim.Sim, seat: int) -> float:
     strengths (R1) and the tricks already won (R5), from its own cards only."""
     b = state.bout
     team = seat % 2
-    cards = sorted((sim.STRENGTH[c] for c in state.hands[seat]), reverse=True)
-    won = sum(1 for r in b.results if r == team)
-    lost = sum(1 for r in b.results if r is not None and r != team)
-    if won - lost >= 1 and b.closed >= 1 and cards and cards[0] >= 9:
+    lead = 0  # tricks won less tricks lost
+    for r in b.results:
+        if r is not None:
+            lead += 1 if r == team else -1
+    strength = sim.STRENGTH
+    first = second = 0  # its two strongest cards
+    for c in state.hands[seat]:
+        v = strength[c]
+        if v > first:
+            first, second = v, first
+        elif v > second:
+            second = v
+    if lead >= 1 and b.closed >= 1 and first >= 9:
         return 0.9
-    base = sum(c / 14 for c in cards[:2]) / 2 if cards else 0.0
-    return min(1.0, max(0.0, base + 0.25 * (won - lost)))
+    base = (first + second) / 28
+    return min(1.0, max(0.0, base + 0.25 * lead))
 
 
-def policy(state: sim.Sim, rng: random.Random) -> Action:
+def policy(state: sim.Sim, rng: Uniform) -> Action:
     """A quick player from its own cards, with the thresholds of the bundled heuristics:
     Envido on 27 or more, Truco on strong cards (a bluff now and then once a trick is
     won), answers that accept whenever the cards give a fair chance, and the cheapest
@@ -58,35 +180,30 @@ def policy(state: sim.Sim, rng: random.Random) -> Action:
     wins)."""
     asked, seat = state.asked()
     b = state.bout
-    moves = state._legal(asked, seat)
     if asked == sim.DECLARE:
+        moves = state._legal(asked, seat)
         return next((m for m in moves if isinstance(m, Declare)), SON_BUENAS)
     if asked == sim.ANSWER_ENVIDO:
         points = state.envido[seat]
         falta = b.ecalls[-1] is EnvidoCall.FALTA_ENVIDO
-        if points >= 30 and not falta and rng.random() < 0.5:
-            raises = [m for m in moves if isinstance(m, Call) and m.call is EnvidoCall.REAL_ENVIDO]
-            if raises:
-                return raises[0]
+        raise_ok = points >= 30 and not falta and rng.random() < 0.5
+        if raise_ok and REAL_ENVIDO in state._legal(asked, seat):
+            return REAL_ENVIDO
         return QUIERO if points >= (29 if falta else 25) else NO_QUIERO
     if asked == sim.ANSWER_TRUCO:
         eq = equity(state, seat)
-        if eq > 0.8 and rng.random() < 0.5:
-            raises = [m for m in moves if isinstance(m, Call) and isinstance(m.call, TrucoCall)]
-            if raises:
-                return raises[0]
+        pending = b.truco_call
+        assert pending is not None
+        if eq > 0.8 and pending[0] < 3 and rng.random() < 0.5:
+            return TRUCO_CALLS[pending[0]]  # ruling R7: the next raise
         return QUIERO if eq > 0.3 else NO_QUIERO
-    # PLAY
-    calls = [m for m in moves if isinstance(m, Call)]
-    if calls:
-        envido = [m for m in calls if m.call is EnvidoCall.ENVIDO]
-        if envido and state.envido[seat] >= 27:
-            return envido[0]
-        truco = [m for m in calls if isinstance(m.call, TrucoCall)]
-        if truco:
-            eq = equity(state, seat)
-            if eq > 0.72 or (b.closed and eq > 0.3 and rng.random() < 0.1):
-                return truco[0]
+    # PLAY: the calls it may make (R7, R8), read off the state as sim._legal does
+    if b.estate == sim.E_NONE and not b.closed and state.envido[seat] >= 27:
+        return ENVIDO
+    if b.level < 3 and b.raise_team in (None, seat % 2):
+        eq = equity(state, seat)
+        if eq > 0.72 or (b.closed and eq > 0.3 and rng.random() < 0.1):
+            return TRUCO_CALLS[b.level]
     hand = state.hands[seat]
     if len(hand) == 1:
         return sim.PLAYS[hand[0]]
@@ -170,7 +287,7 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
         for seat, action in play.log:
             if seat != view.seat:
                 weight *= likelihood(state, seat, action)
-            state.apply(action, seat)
+            state.step(action)  # the referee took it: legal in every world the view allows
     return state, weight
 
 
@@ -191,28 +308,46 @@ class Bot(BaseBot):
             return 0
         if view.asked == "declare":  # ruling R9: the true number, whenever it is legal
             return next((a for a in legal if isinstance(a, Declare)), SON_BUENAS)
-        more = self.options.more()
+        started = time.perf_counter()
+        more = self.options.more(started)
         rng = decision_rng(self.seed, view.match_id, view.hand_no, view.seat, len(view.plays),
                            len(view.current.log))  # fmt: skip
         sampler = Sampler(view)
         team = view.seat % 2
         actions = list(legal)
+        race = Race(len(actions))
 
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
             return replay(view, sampler.sample(rng))
 
+        def weigh(world: object) -> float:
+            return world[1] if self.read else 1.0  # type: ignore[index]
+
         def score(world: object, rng: random.Random) -> list[float]:
             state = world[0]  # type: ignore[index]
-            values = []
-            for action in actions:
+            draws = [rng.random() for _ in range(DRAWS)]
+            values: list[float] = []
+            for i, action in enumerate(actions):
+                if not race.alive[i]:
+                    values.append(race.frozen[i])
+                    continue
                 child = state.copy()
                 child.step(action)
-                points = child.playout(rng, policy)
+                points = play_out(child, Draws(draws, rng))
                 values.append(points[team] - points[1 - team])
+            race.add(values, weigh(world))
             return values
 
-        weigh = (lambda world: world[1]) if self.read else None
-        return search(len(actions), draw, score, rng, more, weigh).best()
+        def go_on(done: int) -> bool:
+            if race.running() < 2:  # one candidate left: nothing more to learn
+                return False
+            if done and not self.options.samples:  # the next world must fit the budget too
+                spent = time.perf_counter() - started
+                if spent + spent / done > self.options.budget:
+                    return False
+            return more(done)
+
+        return search(len(actions), draw, score, rng, go_on, weigh).best()
 
 
 PimcBot = Bot

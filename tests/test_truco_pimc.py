@@ -1,0 +1,148 @@
+"""Truco's search bot (``bots.truco.pimc``) piece by piece: its playout policy plays only
+legal moves, a duel hand's playout ends with its own duel (R13), the candidates of one
+world read the same random numbers, and the time budget bounds the worlds by design.
+Whole matches and exact repeats with ``samples`` are in tests/test_search_bots.py; its
+strength is measured by bench/truco_strength.py, never asserted."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arena.games.truco import sim
+from arena.games.truco.rules import TrucoRules
+from arena.games.truco.sampling import Sampler
+from arena.games.truco.state import TrucoMatch
+from bots.truco import pimc
+
+
+@pytest.mark.parametrize("seats", [2, 4, 6])
+def test_the_playout_policy_takes_only_legal_moves(seats: int) -> None:
+    rng = random.Random(seats)
+    rules = TrucoRules(seats=seats)
+    for hand in range(150):
+        state = sim.Sim.start(
+            rules, sim.random_dealt(rng, seats), hand % seats, duels=seats == 6 and hand % 2 == 1
+        )
+        while not state.is_over:
+            move = pimc.policy(state, rng)
+            assert move in state.legal()
+            state.apply(move)
+
+
+def test_a_duel_hands_playout_ends_with_its_own_duel() -> None:
+    """ruling R13: three duels one after another; the search plays out only the one in
+    progress, whose points are then added to those of the duels before it."""
+    rng = random.Random(6)
+    for _ in range(50):
+        state = sim.Sim.start(TrucoRules(seats=6), sim.random_dealt(rng, 6), 0, duels=True)
+        for duel in range(3):
+            before = sum(state.points)
+            points = pimc.play_out(state, rng)
+            assert state.cur == duel + 1 or state.is_over
+            assert sum(points) > before  # the duel scored (R5: a play always has a winner)
+        assert state.is_over
+
+
+def test_a_worlds_candidates_read_the_same_random_numbers() -> None:
+    rng = random.Random(1)
+    run = [rng.random() for _ in range(3)]
+    first, second = pimc.Draws(run, random.Random(5)), pimc.Draws(run, random.Random(5))
+    assert [first.random() for _ in range(5)] == [second.random() for _ in range(5)]
+    past = pimc.Draws(run, random.Random(5))
+    assert [past.random() for _ in range(4)][3] == random.Random(5).random()
+
+
+def test_the_search_stops_when_its_budget_is_spent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock that moves 10 ms each time it is read: a 50 ms budget looks at a handful
+    of worlds, never fewer than one, whatever the machine's speed (the loop reads the
+    clock before each world)."""
+    now = [0.0]
+
+    def clock() -> float:
+        now[0] += 0.01
+        return now[0]
+
+    drawn: list[int] = []
+    real_sample = Sampler.sample
+
+    def sample(self: Sampler, rng: random.Random) -> list[tuple[int, ...]]:
+        drawn.append(1)
+        return real_sample(self, rng)
+
+    monkeypatch.setattr("bots.searching.time.perf_counter", clock)
+    monkeypatch.setattr(Sampler, "sample", sample)
+    match = TrucoMatch(TrucoRules(seats=4), match_id="budget", seed="budget")
+    (seat,) = match.to_act()
+    legal = match.legal_actions(seat)
+    pimc.Bot(seed=1, budget=0.05).act(match.view(seat), legal)
+    assert 1 <= len(drawn) <= 5
+    drawn.clear()
+    pimc.Bot(seed=1, budget=0.001).act(match.view(seat), legal)
+    assert len(drawn) == 1
+    drawn.clear()
+    pimc.Bot(seed=1, samples=7).act(match.view(seat), legal)  # the clock plays no part
+    assert len(drawn) == 7
+
+
+def test_a_candidate_clearly_behind_stops_being_played_out() -> None:
+    """Racing: after RACE_FROM worlds a candidate far below the best, world by world, is
+    dropped and keeps its mean; one within the noise stays in the running."""
+    rng = random.Random(3)
+    race = pimc.Race(3)
+    for _ in range(pimc.RACE_FROM):
+        world = rng.gauss(0, 3)  # what every candidate shares in a world
+        race.add([world + 1.0, world - 2.0, world + 1.0 + rng.gauss(0, 1)], 1.0)
+    assert race.alive == [True, False, True]
+    assert race.frozen[1] == pytest.approx(race.sums[1] / race.total)
+    assert race.running() == 2
+
+
+def test_the_search_ends_once_one_candidate_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Playouts in which playing the first legal card always scores 10 and anything else
+    0: every other candidate is dropped at the first look, and the search stops there,
+    short of its ``samples``, with that card."""
+    match = TrucoMatch(TrucoRules(seats=2), match_id="race", seed="race")
+    (seat,) = match.to_act()
+    view, legal = match.view(seat), match.legal_actions(seat)
+    card = sim.CARD_INDEX[legal[0].card]  # type: ignore[union-attr]
+    team = seat % 2
+
+    def play_out(state: sim.Sim, rng: object) -> tuple[int, int]:
+        points = [0, 0]
+        points[team] = 0 if card in state.hands[seat] else 10
+        return points[0], points[1]
+
+    drawn: list[int] = []
+    real_sample = Sampler.sample
+
+    def sample(self: Sampler, rng: random.Random) -> list[tuple[int, ...]]:
+        drawn.append(1)
+        return real_sample(self, rng)
+
+    monkeypatch.setattr(pimc, "play_out", play_out)
+    monkeypatch.setattr(Sampler, "sample", sample)
+    assert pimc.Bot(seed=1, samples=400).act(view, legal) == 0
+    assert len(drawn) == pimc.RACE_FROM
+
+
+def test_it_does_not_start_a_world_the_budget_cannot_fit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock that moves only while a world is drawn, 20 ms a world: with 50 ms it
+    looks at two worlds (40 ms) and does not start a third that would end at 60 ms."""
+    now = [0.0]
+    drawn: list[int] = []
+    real_sample = Sampler.sample
+
+    def sample(self: Sampler, rng: random.Random) -> list[tuple[int, ...]]:
+        drawn.append(1)
+        now[0] += 0.02
+        return real_sample(self, rng)
+
+    monkeypatch.setattr("bots.searching.time.perf_counter", lambda: now[0])
+    monkeypatch.setattr("bots.truco.pimc.time.perf_counter", lambda: now[0])
+    monkeypatch.setattr(Sampler, "sample", sample)
+    match = TrucoMatch(TrucoRules(seats=6), match_id="fit", seed="fit")
+    (seat,) = match.to_act()
+    pimc.Bot(seed=1, budget=0.05).act(match.view(seat), match.legal_actions(seat))
+    assert len(drawn) == 2 and now[0] <= 0.05
