@@ -254,12 +254,8 @@ class ProcessRunner:
         self.workers = workers
         self.serial_below = serial_below
         self.blobs = pickled_bots(bots, specs or {}) if workers > 1 else {}
-        if workers > 1 and serial_below > 0:
-            # Start the forkserver now, with the bots' modules imported, so that it is up
-            # by the time the first match has been timed: on another core it costs this
-            # run no time, and each worker then starts with a fork (issue 29).
-            modules = sorted({type(bot).__module__ for bot in bots.values()})
-            _start_server(_context(modules))
+        # imported once in the forkserver rather than in each worker
+        self.modules = sorted({type(bot).__module__ for bot in bots.values()})
 
     def play(
         self, plan: TournamentPlan, tables: Sequence[Table], on_bot_error: OnBotError | None
@@ -281,7 +277,7 @@ class ProcessRunner:
             yield from serial.play(plan, rest, on_bot_error)
             return
         setup = Setup(list(sys.path), os.getcwd(), plan.game, plan.strike_limit, self.blobs)
-        starting = _Starting(_context(), setup, count)
+        starting = _Starting(_context(self.modules), setup, count)
         pool: _Pool | None = None
         try:
             played = 0
