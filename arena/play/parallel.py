@@ -43,6 +43,7 @@ from arena.play.tournament import (
     play_match,
     play_table,
 )
+from arena.standings.results import DealLines
 
 # Matches sent ahead to each worker, so that it never waits for the arena between two.
 AHEAD = 2
@@ -152,7 +153,9 @@ def load_setup(setup: Setup) -> dict[str, Bot]:
 
 
 def play_job(setup: Setup, bots: Mapping[str, Bot], job: Job, errors: BotErrors) -> MatchOutcome:
-    return play_match(
+    """Play a job's match; its replay lines are encoded here, in the worker (``DealLines``),
+    and the same bytes are written as one process writes."""
+    outcome = play_match(
         setup.plan_game,
         [bots[n] for n in job.names],
         ctx=job.ctx,
@@ -160,6 +163,8 @@ def play_job(setup: Setup, bots: Mapping[str, Bot], job: Job, errors: BotErrors)
         strike_limit=setup.strike_limit,
         on_bot_error=errors,
     )
+    outcome.deals = DealLines.encode(outcome.deals)  # type: ignore[assignment]
+    return outcome
 
 
 def _worker(conn: Connection, setup: Setup) -> None:
