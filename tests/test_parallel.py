@@ -240,3 +240,16 @@ def test_the_forkserver_ignores_ctrl_c_from_its_start() -> None:
     if done.stdout.strip() == "none":
         pytest.skip("no forkserver here")
     assert done.stdout.split() == ["True", "True"]
+
+
+def test_deal_lines_encoded_in_a_worker_read_and_write_as_the_deals(tmp_path: Path) -> None:
+    from arena.standings.results import DealLines
+
+    deals = [{"match": "r0001-t01", "deal": 1, "é": [1, 2]}, {"match": "r0001-t01", "deal": 2}]
+    lines = DealLines.encode(deals)
+    assert len(lines) == 2 and list(lines) == deals and lines[1] == deals[1]
+    record = {"match": "r0001-t01", "round": 1}
+    for name, given in (("dicts", deals), ("lines", lines)):
+        with ResultsWriter(tmp_path / name, fsync=False) as writer:
+            writer.write_match(record, given)
+    same_files(tmp_path / "dicts", tmp_path / "lines")
