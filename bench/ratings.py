@@ -366,12 +366,13 @@ def stops_table(variant: str, bundled: Sequence[Walk], true_order: Sequence[str]
     ):
         if not walks:
             continue
-        bad = sum(wrong(w) for w in walks)
+        bad = [w.stop for w in walks if wrong(w)]
         done = [w.stop for w in walks if w.stop is not None]
         median = sorted(done)[len(done) // 2] if done else None
         capped = len(walks) - len(done)
-        print(f"  {title}: wrong stops {share(bad, len(walks))} of {len(walks)} runs; "
-              f"{len(done)} stopped (median {median}), {capped} at the cap")  # fmt: skip
+        when = f" (after rounds {', '.join(map(str, sorted(bad)))})" if bad else ""
+        print(f"  {title}: wrong stops {share(len(bad), len(walks))} of {len(walks)} runs"
+              f"{when}; {len(done)} stopped (median {median}), {capped} at the cap")  # fmt: skip
 
 
 def main() -> None:

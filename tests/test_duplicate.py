@@ -103,8 +103,8 @@ def test_a_deals_file_and_duplicate_are_refused_together(tmp_path: Path) -> None
 
 
 def test_until_settled_stops_once_the_order_is_settled_and_says_so(tmp_path: Path) -> None:
-    """Issue 29: a field with identical bots settles, the twins found level within the
-    margin, the others each above the next; the leaderboard agrees with the stop."""
+    """Issue 29: a field with identical bots settles, the twins level as the same bot (one
+    spec: untested), the others each above the next; the leaderboard agrees with the stop."""
     out = tmp_path / "s"
     code, text = arena(
         "tournament", "--in-process", "--until-settled", "--rounds", "80", "--seed", "11",
@@ -115,7 +115,7 @@ def test_until_settled_stops_once_the_order_is_settled_and_says_so(tmp_path: Pat
     rounds = max(m["round"] for m in read_jsonl(out / "matches.jsonl"))
     assert f"stopped after {rounds} of 80 rounds: the order is settled" in said
     assert rounds < 80
-    assert re.search(r"level within the margin: tracker#[12] and tracker#[12]$", said.strip())
+    assert re.search(r"the same bot, level untested: tracker#[12] and tracker#[12]$", said.strip())
     board = json.loads((out / "leaderboard.json").read_text())["rows"]
     assert [row["bot"] for row in board][2:] == ["greedy", "random"]
     assert all(row["p_better_next"] >= 0.5 for row in board[:-1])

@@ -59,6 +59,18 @@ def test_two_workers_write_the_bytes_one_process_writes_for_every_game(
     assert len(read_jsonl(two / "matches.jsonl")) == len(plan.tables())
 
 
+def test_matches_played_here_while_the_workers_start_change_no_byte(tmp_path: Path) -> None:
+    """With the first match timed (serial_below > 0) this process plays on while the
+    workers start, then hands them the rest: however many it played, the same bytes."""
+    plan = small_plan("truf", rounds=10)
+    bots = {e: SlowBot(seed=e) for e in plan.entrants}
+    one = play(plan, bots, tmp_path / "one", SerialRunner(bots))
+    runner = ProcessRunner(bots, 2, serial_below=1e-9)  # never short: the workers start
+    two = play(plan, bots, tmp_path / "two", runner)
+    same_files(one, two)
+    assert len(read_jsonl(two / "matches.jsonl")) == len(plan.tables())
+
+
 def test_a_bots_errors_are_shown_as_one_process_shows_them(tmp_path: Path) -> None:
     from arena.play.loading import BotErrorReport
 
@@ -197,3 +209,47 @@ def test_workers_is_refused_over_grpc_and_checked() -> None:
 
 if sys.platform != "linux":  # /proc, process groups
     pytestmark = pytest.mark.skip(reason="Linux only")
+
+
+FORKSERVER_SIGNALS = """
+import signal
+from multiprocessing import forkserver
+from arena.play import parallel
+ctx = parallel._context()
+if ctx.get_start_method() != "forkserver":
+    print("none")
+else:
+    parallel._start_server(ctx)  # a fresh one: this process has none yet
+    pid = forkserver._forkserver._forkserver_pid
+    status = open(f"/proc/{pid}/status").read()  # at once: it is still importing
+    ignored = int(next(x for x in status.splitlines() if x.startswith("SigIgn:")).split()[1], 16)
+    ours = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    print(bool(ignored & (1 << (signal.SIGINT - 1))), ours)
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc (Linux)")
+def test_the_forkserver_ignores_ctrl_c_from_its_start() -> None:
+    """It is started while this process may be playing, so a Ctrl-C can come while it
+    still imports its modules: it must ignore SIGINT from its start (else a traceback),
+    and this process must get its own handler back."""
+    done = subprocess.run(
+        [sys.executable, "-c", FORKSERVER_SIGNALS], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    if done.stdout.strip() == "none":
+        pytest.skip("no forkserver here")
+    assert done.stdout.split() == ["True", "True"]
+
+
+def test_deal_lines_encoded_in_a_worker_read_and_write_as_the_deals(tmp_path: Path) -> None:
+    from arena.standings.results import DealLines
+
+    deals = [{"match": "r0001-t01", "deal": 1, "é": [1, 2]}, {"match": "r0001-t01", "deal": 2}]
+    lines = DealLines.encode(deals)
+    assert len(lines) == 2 and list(lines) == deals and lines[1] == deals[1]
+    record = {"match": "r0001-t01", "round": 1}
+    for name, given in (("dicts", deals), ("lines", lines)):
+        with ResultsWriter(tmp_path / name, fsync=False) as writer:
+            writer.write_match(record, given)
+    same_files(tmp_path / "dicts", tmp_path / "lines")

@@ -3,13 +3,19 @@ third verdict, level within the margin, so that a field with equal bots settles.
 
 from __future__ import annotations
 
+import json
 import math
 import random
+from pathlib import Path
 from typing import Any
 
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli import app
 from arena.standings import settle
 from arena.standings.ratings import Ratings
-from arena.standings.settle import ABOVE, LEVEL, OPEN, pair_verdict
+from arena.standings.settle import ABOVE, LEVEL, OPEN, SAME, pair_verdict
 
 
 def test_a_verdict_needs_evidence_and_then_names_the_gap() -> None:
@@ -90,3 +96,53 @@ def test_a_fixed_95_percent_level_checked_every_round_is_fooled_by_twins() -> No
     identical bots in an order, and it stops so in far more than 1% of runs."""
     _, stopped, _ = sequential_runs(150, 60, lambda ratings, ranked: ratings.settled(ranked))
     assert stopped >= 15  # over 10% of runs
+
+
+def test_the_same_bot_under_two_names_is_level_without_a_test() -> None:
+    """Twins (one spec under two names) are SAME whatever their deals say; any other
+    pair is tested, even when the two are named alike."""
+    rng = random.Random(7)
+    skills = {"a": 0.0, "b": 0.0, "c": 1.5, "d": -1.5}
+    ratings = Ratings()
+    for r in range(1, 4):
+        ratings.rate_match(deal_record(r, skills, rng))
+    ranked = ratings.ranked(skills)
+    bots = {"a": "shrewd", "b": "shrewd", "c": "basic", "d": "random"}
+    found = dict(zip(zip(ranked, ranked[1:], strict=False),
+                     settle.verdicts(ratings, ranked, None, bots), strict=True))  # fmt: skip
+    for (upper, lower), verdict in found.items():
+        if {upper, lower} == {"a", "b"}:
+            assert verdict == SAME
+        else:
+            assert verdict in (ABOVE, LEVEL, OPEN)
+    # without the specs, three rounds are too few for any verdict between the twins
+    plain = settle.verdicts(ratings, ranked)
+    assert SAME not in plain
+    assert not settle.settled(ratings, ranked)
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "twins"),
+    [
+        ("truco", ["--seats", "2", "--points", "15", "--bots", "shrewd,shrewd,random"], "shrewd"),
+        ("ruff", ["--form", "single", "--seats", "2", "--bots", "sharp,sharp,random"], "sharp"),
+    ],
+)
+def test_twins_settle_as_the_same_bot_in_a_real_run(
+    tmp_path: Path, game: str, options: list[str], twins: str
+) -> None:
+    """A real in-process run of twins and a weaker bot stops before its cap: the twins
+    level as the same bot (untested), the other bot below them by the test."""
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, [
+        "tournament", "--in-process", "--game", game, *options, "--until-settled",
+        "--rounds", "80", "--seed", "3", "--workers", "1", "--quiet", "--results", str(out),
+    ])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert "stopped after" in text
+    assert f"the same bot, level untested: {twins}#" in text
+    rounds = {json.loads(line)["round"] for line in (out / "matches.jsonl").open()}
+    assert max(rounds) < 80
+    rows = json.loads((out / "leaderboard.json").read_text())["rows"]
+    assert rows[-1]["bot"] == "random"

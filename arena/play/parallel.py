@@ -23,6 +23,7 @@ import os
 import pickle
 import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Generator, Mapping, Sequence
@@ -42,6 +43,7 @@ from arena.play.tournament import (
     play_match,
     play_table,
 )
+from arena.standings.results import DealLines
 
 # Matches sent ahead to each worker, so that it never waits for the arena between two.
 AHEAD = 2
@@ -151,7 +153,9 @@ def load_setup(setup: Setup) -> dict[str, Bot]:
 
 
 def play_job(setup: Setup, bots: Mapping[str, Bot], job: Job, errors: BotErrors) -> MatchOutcome:
-    return play_match(
+    """Play a job's match; its replay lines are encoded here, in the worker (``DealLines``),
+    and the same bytes are written as one process writes."""
+    outcome = play_match(
         setup.plan_game,
         [bots[n] for n in job.names],
         ctx=job.ctx,
@@ -159,6 +163,8 @@ def play_job(setup: Setup, bots: Mapping[str, Bot], job: Job, errors: BotErrors)
         strike_limit=setup.strike_limit,
         on_bot_error=errors,
     )
+    outcome.deals = DealLines.encode(outcome.deals)  # type: ignore[assignment]
+    return outcome
 
 
 def _worker(conn: Connection, setup: Setup) -> None:
@@ -189,12 +195,13 @@ def _worker(conn: Connection, setup: Setup) -> None:
         conn.send(("done", job.index, (outcome, errors.take())))
 
 
-def _context() -> multiprocessing.context.BaseContext:
+def _context(modules: Sequence[str] = ()) -> multiprocessing.context.BaseContext:
     """Forkserver where there is one: workers fork from a small clean process (no threads
-    of the arena's, such as the live display's), and cost one fork each after the first."""
+    of the arena's, such as the live display's), and cost one fork each after the first.
+    ``modules`` are imported there too (the bots'), if it is not running yet."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["arena.play.tournament", "arena.play.run"])
+        ctx.set_forkserver_preload(["arena.play.tournament", "arena.play.run", *modules])
         return ctx
     return multiprocessing.get_context("spawn")
 
@@ -252,13 +259,16 @@ class ProcessRunner:
         self.workers = workers
         self.serial_below = serial_below
         self.blobs = pickled_bots(bots, specs or {}) if workers > 1 else {}
+        # imported once in the forkserver rather than in each worker
+        self.modules = sorted({type(bot).__module__ for bot in bots.values()})
 
     def play(
         self, plan: TournamentPlan, tables: Sequence[Table], on_bot_error: OnBotError | None
     ) -> Generator[MatchOutcome, None, None]:
         serial = SerialRunner(self.bots)
         rest = tables
-        if self.workers > 1 and self.serial_below > 0 and tables:
+        timed = self.workers > 1 and self.serial_below > 0 and bool(tables)
+        if timed:
             start = time.perf_counter()
             first = play_table(plan, self.bots, tables[0], on_bot_error)
             took = time.perf_counter() - start
@@ -272,11 +282,80 @@ class ProcessRunner:
             yield from serial.play(plan, rest, on_bot_error)
             return
         setup = Setup(list(sys.path), os.getcwd(), plan.game, plan.strike_limit, self.blobs)
-        pool = _Pool(_context(), setup, count)
+        starting = _Starting(_context(self.modules), setup, count)
+        pool: _Pool | None = None
         try:
-            yield from pool.play([job_for(plan, i, t) for i, t in enumerate(rest)], on_bot_error)
+            played = 0
+            if timed:
+                # Starting the workers (the forkserver's interpreter and its imports, then a
+                # fork each) takes a few tenths of a second, which a 120-round run felt as
+                # idle time (issue 29: --workers 2 gave 1.69x): play on here meanwhile.
+                # Which matches are played here changes no byte of the results.
+                while played < len(rest) - 1 and not starting.done.is_set():
+                    yield play_table(plan, self.bots, rest[played], on_bot_error)
+                    played += 1
+            pool = starting.pool()
+            assert pool is not None  # pool() raised otherwise
+            left = rest[played:]
+            jobs = [job_for(plan, i, t) for i, t in enumerate(left)]
+            yield from pool.play(jobs, on_bot_error)
         finally:
-            pool.stop()
+            if pool is None:
+                pool = starting.pool(raise_error=False)
+            if pool is not None:
+                pool.stop()
+
+
+def _start_server(ctx: multiprocessing.context.BaseContext) -> None:
+    """Start the forkserver, if that is the start method, with SIGINT ignored, which it
+    inherits: it ignores SIGINT itself only once its modules are imported, and a Ctrl-C
+    before that printed its traceback. SIGINT is blocked meanwhile, so a Ctrl-C in those
+    few milliseconds stays pending (Linux keeps a blocked signal even while it is
+    ignored) and reaches this process when its handler and mask are back."""
+    if (
+        ctx.get_start_method() != "forkserver"
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        return
+    from multiprocessing import forkserver
+
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+class _Starting:
+    """A ``_Pool`` being started on a thread of its own (``Process.start`` waits for the
+    forkserver), so that this process can play meanwhile; ``done`` is set when it is up."""
+
+    def __init__(self, ctx: multiprocessing.context.BaseContext, setup: Setup, count: int) -> None:
+        _start_server(ctx)
+        self.done = threading.Event()
+        self._pool: _Pool | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(
+            target=self._start, args=(ctx, setup, count), name="arena-workers-start", daemon=True
+        )
+        self._thread.start()
+
+    def _start(self, ctx: multiprocessing.context.BaseContext, setup: Setup, count: int) -> None:
+        try:
+            self._pool = _Pool(ctx, setup, count)
+        except BaseException as exc:  # handed to the playing thread by ``pool``
+            self._error = exc
+        finally:
+            self.done.set()
+
+    def pool(self, *, raise_error: bool = True) -> _Pool | None:
+        """The started pool, once it is (waits); its start's error is raised here."""
+        self._thread.join()
+        if self._error is not None and raise_error:
+            raise self._error
+        return self._pool
 
 
 class _Pool:

@@ -306,7 +306,8 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
         game, entrants, config.rounds, secret, config.strikes, duplicate=config.duplicate
     )
     if config.until_settled:
-        plan.stop = UntilSettled(plan, entrants, margin=config.settle_margin)
+        bots = {e: config.spec_of(e) for e in entrants}
+        plan.stop = UntilSettled(plan, entrants, margin=config.settle_margin, bots=bots)
     return plan
 
 
