@@ -45,6 +45,8 @@ class Background:
         self.pid = int(pidfile.read_text())
 
     def sigint_ignored(self) -> bool:
+        """Whether the job ignores SIGINT, as a background job of a script does. The shell
+        sets that in its child after the fork, and `$!` is known before: wait for it."""
         status = Path(f"/proc/{self.pid}/status").read_text()
         ignored = int(
             next(x for x in status.splitlines() if x.startswith("SigIgn:")).split()[1], 16
@@ -58,6 +60,11 @@ class Background:
         os.kill(self.pid, signal.SIGTERM)
         self.shell.wait(timeout)
         return int(self.rcfile.read_text())
+
+    def stdout(self) -> str:
+        """What the job printed so far ("" until the shell's child has opened the file:
+        `$!` is known before the redirection is made)."""
+        return self.out.read_text() if self.out.exists() else ""
 
     def stderr(self) -> str:
         return self.err.read_text()
@@ -92,7 +99,9 @@ def arena(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 # Long enough that SIGTERM lands mid-run (gRPC tables play 16 at once), short to resume.
 RUNS = {
     "grpc": ("--rounds", "24", "--deals", "2", "--bots", "random,random,random,random"),
-    "in-process": ("--in-process", "--rounds", "8", "--deals", "13"),
+    # In-process a match takes tens of milliseconds: enough rounds that the run cannot end
+    # between its first match line and the SIGTERM the test then sends.
+    "in-process": ("--in-process", "--rounds", "60", "--deals", "13"),
 }
 
 
@@ -105,7 +114,7 @@ def test_sigterm_stops_a_background_tournament_which_then_resumes(
     total = int(options[options.index("--rounds") + 1])
     job = Background(tmp_path, "tournament", *options, "--quiet", "--results", str(results))
     try:
-        assert job.sigint_ignored()
+        wait_until(job.sigint_ignored, 10)
         if transport == "grpc":
             wait_until(lambda: len(job.children()) == 4, 60)  # the four bots
         wait_until(lambda: lines(results / "matches.jsonl") >= 1, 120)
@@ -116,7 +125,9 @@ def test_sigterm_stops_a_background_tournament_which_then_resumes(
     assert code == 130, job.stderr()
     assert "interrupted" in job.stderr() and f"--resume {results}" in job.stderr()
     assert "Traceback" not in job.stderr()
-    assert not [b for b in bots if alive(b)]
+    # The bot programs, and the workers' process starter once the run has started one,
+    # are told and go: each exits on its own time once the arena has (an event, waited).
+    wait_until(lambda: not [b for b in bots if alive(b)], 15)
     kept = lines(results / "matches.jsonl")
     assert 1 <= kept < total  # the run was stopped, and what finished is on disk
     done = arena("tournament", "--resume", str(results), "--quiet", cwd=tmp_path)
@@ -167,7 +178,7 @@ def test_sigterm_stops_a_background_serve_whose_bots_come_back_to_resume(tmp_pat
     tokens = read_tokens(path)
     bots = start_bots(address, tokens, tmp_path)
     try:
-        assert job.sigint_ignored()
+        wait_until(job.sigint_ignored, 10)
         wait_until(lambda: lines(results / "matches.jsonl") >= 1, 120)
         code = job.terminate()
         for bot in bots:  # told the tournament is over: they leave on their own
@@ -209,7 +220,7 @@ def test_sigterm_before_the_start_of_serve_suggests_no_resume(tmp_path: Path) ->
         "--results", str(results),
     )  # fmt: skip
     try:
-        wait_until(lambda: "listening" in job.out.read_text(), 30)
+        wait_until(lambda: "listening" in job.stdout(), 30)
         code = job.terminate()
     finally:
         job.stop()
@@ -221,8 +232,8 @@ def test_sigterm_before_the_start_of_serve_suggests_no_resume(tmp_path: Path) ->
 def test_sigterm_stops_a_background_check(tmp_path: Path) -> None:
     job = Background(tmp_path, "check", "--listen", f"127.0.0.1:{free_port()}")
     try:
-        wait_until(lambda: "listening" in job.out.read_text(), 30)
-        assert job.sigint_ignored()
+        wait_until(lambda: "listening" in job.stdout(), 30)
+        wait_until(job.sigint_ignored, 10)
         code = job.terminate()
     finally:
         job.stop()
