@@ -24,7 +24,10 @@ out (``Race``), the search ending once one is left.
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; no world is started that the budget cannot fit), or
 ``samples``, a fixed number of worlds per decision (fewer once one candidate is left) so
-that its play repeats exactly whatever the machine's speed (``bots.searching``).
+that its play repeats exactly whatever the machine's speed (``bots.searching``); and
+``bets``, who makes the Truco betting (the Truco, Retruco and Vale Cuatro calls, the
+answers to them, al mazo): ``search`` (every decision searched) or ``shrewd`` (those
+taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the cards).
 """
 
 from __future__ import annotations
@@ -37,11 +40,21 @@ from typing import Protocol
 
 from arena.bot import BaseBot
 from arena.games.truco import sim
-from arena.games.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare
+from arena.games.truco.actions import (
+    NO_QUIERO,
+    QUIERO,
+    SON_BUENAS,
+    Action,
+    Answer,
+    Call,
+    Declare,
+    Mazo,
+)
 from arena.games.truco.calls import TRUCO_LADDER, EnvidoCall, TrucoCall
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.view import TrucoView
 from bots.searching import SearchOptions, decision_rng, search
+from bots.truco import shrewd
 
 NOISE = 0.05  # the share of playout cards played at random: worlds stay varied
 ENVIDO, REAL_ENVIDO = Call(EnvidoCall.ENVIDO), Call(EnvidoCall.REAL_ENVIDO)
@@ -291,17 +304,53 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
     return state, weight
 
 
+BETS = ("search", "shrewd")  # who makes the Truco betting: the search, or shrewd's policy
+
+
+def is_envido_call(action: Action) -> bool:
+    return isinstance(action, Call) and isinstance(action.call, EnvidoCall)
+
+
+def is_bet(action: Action, asked: str) -> bool:
+    """A Truco betting action: a Truco call or raise (R7), an answer to one, al mazo."""
+    if isinstance(action, Call):
+        return isinstance(action.call, TrucoCall)
+    return isinstance(action, Mazo) or (isinstance(action, Answer) and asked == "answer-truco")
+
+
+def candidates(view: TrucoView, legal: Sequence[Action], bettor: BaseBot) -> list[Action]:
+    """The actions left to the search when ``bettor`` makes the Truco betting: asked
+    without the Envido calls (the search's to weigh), ``bettor`` either bets -- then the
+    search chooses between that bet and the Envido calls -- or lets the play go on, and
+    the search chooses among every action but the bets."""
+    envido = [a for a in legal if is_envido_call(a)]
+    rest = [a for a in legal if not is_envido_call(a)]
+    choice = bettor.act(view, rest)
+    bet = rest[choice] if isinstance(choice, int) else choice
+    if is_bet(bet, view.asked):
+        return [*envido, bet]
+    return [a for a in legal if not is_bet(a, view.asked)]
+
+
 class Bot(BaseBot):
     name = "pimc"
     version = "1.0"
     games = ("truco",)
 
     def __init__(
-        self, seed: int | str = 0, budget: float = 0.05, samples: int = 0, read: bool = True
+        self,
+        seed: int | str = 0,
+        budget: float = 0.05,
+        samples: int = 0,
+        read: bool = True,
+        bets: str = "search",
     ) -> None:
+        if bets not in BETS:
+            raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
         self.seed = seed
         self.options = SearchOptions(budget=budget, samples=samples)
         self.read = bool(read)
+        self.bettor = shrewd.Bot(seed=seed) if bets == "shrewd" else None
 
     def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:
         if len(legal) == 1:
@@ -309,12 +358,16 @@ class Bot(BaseBot):
         if view.asked == "declare":  # ruling R9: the true number, whenever it is legal
             return next((a for a in legal if isinstance(a, Declare)), SON_BUENAS)
         started = time.perf_counter()
+        actions = list(legal)
+        if self.bettor is not None:
+            actions = candidates(view, legal, self.bettor)
+            if len(actions) == 1:
+                return actions[0]
         more = self.options.more(started)
         rng = decision_rng(self.seed, view.match_id, view.hand_no, view.seat, len(view.plays),
                            len(view.current.log))  # fmt: skip
         sampler = Sampler(view)
         team = view.seat % 2
-        actions = list(legal)
         race = Race(len(actions))
 
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
@@ -347,7 +400,7 @@ class Bot(BaseBot):
                     return False
             return more(done)
 
-        return search(len(actions), draw, score, rng, go_on, weigh).best()
+        return actions[search(len(actions), draw, score, rng, go_on, weigh).best()]
 
 
 PimcBot = Bot
