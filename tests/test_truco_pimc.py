@@ -14,7 +14,7 @@ from arena.games.truco import sim
 from arena.games.truco.rules import TrucoRules
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.state import TrucoMatch
-from bots.truco import pimc
+from bots.truco import pimc, shrewd
 
 
 @pytest.mark.parametrize("seats", [2, 4, 6])
@@ -146,3 +146,47 @@ def test_it_does_not_start_a_world_the_budget_cannot_fit(monkeypatch: pytest.Mon
     (seat,) = match.to_act()
     pimc.Bot(seed=1, budget=0.05).act(match.view(seat), match.legal_actions(seat))
     assert len(drawn) == 2 and now[0] <= 0.05
+
+
+@pytest.mark.parametrize("seats", [2, 6])
+def test_with_bets_shrewd_the_betting_is_shrewds_on_real_views(seats: int) -> None:
+    """``bets=shrewd``: on every decision of random matches, pimc's action is legal; a
+    Truco bet (call, raise, answer, al mazo) it takes is the one shrewd takes when asked
+    without the Envido calls; when shrewd bets, pimc takes that bet or an Envido call
+    (the search keeps the Envido), and when shrewd lets the play go on, pimc does not
+    bet. With ``samples`` two bots play alike."""
+    rng = random.Random(seats)
+    bot = pimc.Bot(seed=3, samples=6, bets="shrewd")
+    twin = pimc.Bot(seed=3, samples=6, bets="shrewd")
+    bettor = shrewd.Bot(seed=3)
+    bets = 0
+    for n in range(3 if seats == 2 else 2):
+        match = TrucoMatch(TrucoRules(seats=seats), match_id=f"bets{n}", seed=f"bets{n}")
+        for _ in range(250):
+            if match.is_over:
+                break
+            seat = match.to_act()[0]
+            view, legal = match.view(seat), list(match.legal_actions(seat))
+            if seat % 2 == 0 and len(legal) > 1 and view.asked != "declare":
+                choice = bot.act(view, legal)
+                action = legal[choice] if isinstance(choice, int) else choice
+                assert action in legal
+                assert twin.act(view, legal) == choice
+                if any(pimc.is_bet(a, view.asked) for a in legal):
+                    rest = [a for a in legal if not pimc.is_envido_call(a)]
+                    theirs = bettor.act(view, rest)
+                    theirs = rest[theirs] if isinstance(theirs, int) else theirs
+                    if pimc.is_bet(theirs, view.asked):
+                        bets += 1
+                        assert action == theirs or pimc.is_envido_call(action)
+                    else:
+                        assert not pimc.is_bet(action, view.asked)
+            else:
+                action = rng.choice(legal)
+            match.apply(seat, action)
+    assert bets > 0  # shrewd did bet: the check above was exercised
+
+
+def test_an_unknown_bets_option_is_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match="bets='sharp' is not one of search, shrewd"):
+        pimc.Bot(bets="sharp")

@@ -323,6 +323,8 @@ def candidates(view: TrucoView, legal: Sequence[Action], bettor: BaseBot) -> lis
     without the Envido calls (the search's to weigh), ``bettor`` either bets -- then the
     search chooses between that bet and the Envido calls -- or lets the play go on, and
     the search chooses among every action but the bets."""
+    if not any(is_bet(a, view.asked) for a in legal):
+        return list(legal)  # no betting here (an Envido to answer, a last card)
     envido = [a for a in legal if is_envido_call(a)]
     rest = [a for a in legal if not is_envido_call(a)]
     choice = bettor.act(view, rest)
@@ -362,7 +364,7 @@ class Bot(BaseBot):
         if self.bettor is not None:
             actions = candidates(view, legal, self.bettor)
             if len(actions) == 1:
-                return actions[0]
+                return legal.index(actions[0])
         more = self.options.more(started)
         rng = decision_rng(self.seed, view.match_id, view.hand_no, view.seat, len(view.plays),
                            len(view.current.log))  # fmt: skip
@@ -400,7 +402,8 @@ class Bot(BaseBot):
                     return False
             return more(done)
 
-        return actions[search(len(actions), draw, score, rng, go_on, weigh).best()]
+        best = search(len(actions), draw, score, rng, go_on, weigh).best()
+        return legal.index(actions[best])
 
 
 PimcBot = Bot
