@@ -11,6 +11,9 @@ import random
 import pytest
 
 from arena.games.truco import sim
+from arena.games.truco.actions import Call, Play
+from arena.games.truco.calls import EnvidoCall, TrucoCall
+from arena.games.truco.cards import Card
 from arena.games.truco.rules import TrucoRules
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.state import TrucoMatch
@@ -190,3 +193,46 @@ def test_with_bets_shrewd_the_betting_is_shrewds_on_real_views(seats: int) -> No
 def test_an_unknown_bets_option_is_refused_in_one_line() -> None:
     with pytest.raises(ValueError, match="bets='sharp' is not one of search, shrewd"):
         pimc.Bot(bets="sharp")
+
+
+def test_guard_keeps_shrewds_betting_unless_the_search_clearly_beats_it() -> None:
+    """bets=guard: a choice that changes shrewd's betting must gain MARGIN points and
+    GUARD_Z paired standard errors over what keeps it; an Envido call is the search's."""
+    card, other = Play(Card.parse("4C")), Play(Card.parse("5C"))
+    truco, envido = Call(TrucoCall.TRUCO), Call(EnvidoCall.ENVIDO)
+    actions = [card, other, truco, envido]
+    rng = random.Random(2)
+
+    def race(gains: list[float], noise: float) -> pimc.Race:  # noise: the Truco call's
+        out = pimc.Race(len(actions))
+        for _ in range(12):  # fewer than RACE_FROM worlds: nothing dropped
+            world = rng.gauss(0, 3)
+            out.add([world + g + (rng.gauss(0, noise) if i == 2 else 0.0)
+                     for i, g in enumerate(gains)], 1.0)  # fmt: skip
+        return out
+
+    small = race([0.0, 0.0, 0.05, -1.0], 0.01)  # the Truco call 0.05 ahead of the cards
+    assert pimc.guarded(actions, 2, card, "play", small) in (0, 1)  # shrewd plays on
+    big = race([0.0, 0.0, 1.0, -1.0], 0.01)  # 1 point ahead, little noise
+    assert pimc.guarded(actions, 2, card, "play", big) == 2
+    noisy = race([0.0, 0.0, 1.0, -1.0], 6.0)  # 1 point ahead, lost in the noise
+    assert pimc.guarded(actions, 2, card, "play", noisy) in (0, 1)
+    ahead = race([0.05, 0.0, 0.0, -1.0], 0.01)  # shrewd calls; a card 0.05 ahead
+    assert pimc.guarded(actions, 0, truco, "play", ahead) == 2
+    assert pimc.guarded(actions, 3, truco, "play", ahead) == 3  # the Envido: the search's
+    assert pimc.guarded(actions, 1, card, "play", ahead) == 1  # a card for a card
+
+
+def test_with_bets_guard_it_plays_legal_moves_that_repeat() -> None:
+    match = TrucoMatch(TrucoRules(seats=4), match_id="guard", seed="guard")
+    bot, twin = (pimc.Bot(seed=4, samples=6, bets="guard") for _ in range(2))
+    for _ in range(120):
+        if match.is_over:
+            break
+        seat = match.to_act()[0]
+        view, legal = match.view(seat), list(match.legal_actions(seat))
+        choice = bot.act(view, legal)
+        assert choice == twin.act(view, legal)
+        action = legal[choice] if isinstance(choice, int) else choice
+        assert action in legal
+        match.apply(seat, action)

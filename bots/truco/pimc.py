@@ -26,8 +26,10 @@ search per decision (default 0.05; no world is started that the budget cannot fi
 ``samples``, a fixed number of worlds per decision (fewer once one candidate is left) so
 that its play repeats exactly whatever the machine's speed (``bots.searching``); and
 ``bets``, who makes the Truco betting (the Truco, Retruco and Vale Cuatro calls, the
-answers to them, al mazo): ``search`` (every decision searched) or ``shrewd`` (those
-taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the cards).
+answers to them, al mazo): ``search`` (every decision searched), ``shrewd`` (those
+taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the cards)
+or ``guard`` (every action searched, but shrewd's betting kept unless the search finds
+another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors).
 """
 
 from __future__ import annotations
@@ -63,6 +65,8 @@ DRAWS = 48  # uniform numbers drawn per world, more than a hand's playout reads
 RACE_FROM = 16  # worlds before a candidate may be dropped
 RACE_EVERY = 4  # worlds between two looks
 RACE_Z = 3.0  # dropped when this many standard errors behind the best
+MARGIN = 0.2  # bets=guard: points a hand the search's bet must gain over shrewd's ...
+GUARD_Z = 2.0  # ... and paired standard errors of that gain
 
 
 class Race:
@@ -106,6 +110,22 @@ class Race:
                     row[j] += weight * d * d
         if self.n >= RACE_FROM and self.n % RACE_EVERY == 0:
             self._drop(live)
+
+    def gain(self, i: int, j: int) -> tuple[float, float]:
+        """Candidate ``i``'s mean gain over ``j`` and its standard error, paired over the
+        worlds both were played out in. One dropped: its frozen mean, and no error (it
+        was then ``RACE_Z`` errors behind the best)."""
+        total = self.total
+        if total <= 0:
+            return 0.0, math.inf
+        if not (self.alive[i] and self.alive[j]):
+            mean_i = self.sums[i] / total if self.alive[i] else self.frozen[i]
+            mean_j = self.sums[j] / total if self.alive[j] else self.frozen[j]
+            return mean_i - mean_j, 0.0
+        mean = (self.sums[i] - self.sums[j]) / total
+        squares = self.apart[min(i, j)][max(i, j)] / total
+        var = max(0.0, squares - mean * mean)
+        return mean, math.sqrt(var * self.squared) / total  # sqrt(var / effective worlds)
 
     def _drop(self, live: list[int]) -> None:
         total = self.total
@@ -304,7 +324,7 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
     return state, weight
 
 
-BETS = ("search", "shrewd")  # who makes the Truco betting: the search, or shrewd's policy
+BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
 
 
 def is_envido_call(action: Action) -> bool:
@@ -318,6 +338,35 @@ def is_bet(action: Action, asked: str) -> bool:
     return isinstance(action, Mazo) or (isinstance(action, Answer) and asked == "answer-truco")
 
 
+def shrewds_bet(view: TrucoView, legal: Sequence[Action], bettor: BaseBot) -> Action:
+    """What ``bettor`` takes when asked without the Envido calls (the search's to weigh):
+    a bet, or the play going on (a card)."""
+    rest = [a for a in legal if not is_envido_call(a)]
+    choice = bettor.act(view, rest)
+    return rest[choice] if isinstance(choice, int) else choice
+
+
+def guarded(
+    actions: Sequence[Action], best: int, default: Action, asked: str, race: Race
+) -> int:
+    """bets=guard: the search's ``best`` unless it changes the betting of ``default``
+    (shrewd's choice) without gaining ``MARGIN`` points and ``GUARD_Z`` paired standard
+    errors over what keeps that betting: ``default`` itself when it is a bet, else the
+    best action that is not a bet. An Envido call is the search's own."""
+    chosen = actions[best]
+    if is_envido_call(chosen) or chosen == default:
+        return best
+    if is_bet(default, asked):
+        keep = actions.index(default)
+    elif is_bet(chosen, asked):
+        rest = [i for i, a in enumerate(actions) if not is_bet(a, asked)]
+        keep = max(rest, key=lambda i: race.gain(i, best)[0])
+    else:
+        return best  # a card for a card: no betting changed
+    gain, error = race.gain(best, keep)
+    return best if gain >= MARGIN and gain >= GUARD_Z * error else keep
+
+
 def candidates(view: TrucoView, legal: Sequence[Action], bettor: BaseBot) -> list[Action]:
     """The actions left to the search when ``bettor`` makes the Truco betting: asked
     without the Envido calls (the search's to weigh), ``bettor`` either bets -- then the
@@ -326,9 +375,7 @@ def candidates(view: TrucoView, legal: Sequence[Action], bettor: BaseBot) -> lis
     if not any(is_bet(a, view.asked) for a in legal):
         return list(legal)  # no betting here (an Envido to answer, a last card)
     envido = [a for a in legal if is_envido_call(a)]
-    rest = [a for a in legal if not is_envido_call(a)]
-    choice = bettor.act(view, rest)
-    bet = rest[choice] if isinstance(choice, int) else choice
+    bet = shrewds_bet(view, legal, bettor)
     if is_bet(bet, view.asked):
         return [*envido, bet]
     return [a for a in legal if not is_bet(a, view.asked)]
@@ -352,7 +399,8 @@ class Bot(BaseBot):
         self.seed = seed
         self.options = SearchOptions(budget=budget, samples=samples)
         self.read = bool(read)
-        self.bettor = shrewd.Bot(seed=seed) if bets == "shrewd" else None
+        self.bets = bets
+        self.bettor = shrewd.Bot(seed=seed) if bets != "search" else None
 
     def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:
         if len(legal) == 1:
@@ -361,7 +409,10 @@ class Bot(BaseBot):
             return next((a for a in legal if isinstance(a, Declare)), SON_BUENAS)
         started = time.perf_counter()
         actions = list(legal)
-        if self.bettor is not None:
+        default: Action | None = None  # bets=guard: shrewd's betting, kept unless beaten
+        if self.bets == "guard" and any(is_bet(a, view.asked) for a in legal):
+            default = shrewds_bet(view, legal, self.bettor)  # type: ignore[arg-type]
+        elif self.bettor is not None:
             actions = candidates(view, legal, self.bettor)
             if len(actions) == 1:
                 return legal.index(actions[0])
@@ -403,6 +454,8 @@ class Bot(BaseBot):
             return more(done)
 
         best = search(len(actions), draw, score, rng, go_on, weigh).best()
+        if default is not None:
+            best = guarded(actions, best, default, view.asked, race)
         return legal.index(actions[best])
 
 
