@@ -28,8 +28,11 @@ that its play repeats exactly whatever the machine's speed (``bots.searching``);
 ``bets``, who makes the Truco betting (the Truco, Retruco and Vale Cuatro calls, the
 answers to them, al mazo): ``search`` (every decision searched), ``shrewd`` (those
 taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the cards)
-or ``guard`` (every action searched, but shrewd's betting kept unless the search finds
-another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors).
+``guard`` (every action searched, but shrewd's betting kept unless the search finds
+another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors), or
+``auto`` (the default): ``shrewd`` at tables of three a side, ``search`` at smaller ones,
+as bench/truco_strength.py measured them (at six seats the search's Truco betting was
+no better than shrewd's; at two and four it was).
 """
 
 from __future__ import annotations
@@ -324,7 +327,7 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
     return state, weight
 
 
-BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
+BETS = ("auto", "search", "shrewd", "guard")  # who makes the Truco betting (the docstring)
 
 
 def is_envido_call(action: Action) -> bool:
@@ -392,7 +395,7 @@ class Bot(BaseBot):
         budget: float = 0.05,
         samples: int = 0,
         read: bool = True,
-        bets: str = "search",
+        bets: str = "auto",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
@@ -400,7 +403,7 @@ class Bot(BaseBot):
         self.options = SearchOptions(budget=budget, samples=samples)
         self.read = bool(read)
         self.bets = bets
-        self.bettor = shrewd.Bot(seed=seed) if bets != "search" else None
+        self.bettor = shrewd.Bot(seed=seed)
 
     def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:
         if len(legal) == 1:
@@ -409,10 +412,13 @@ class Bot(BaseBot):
             return next((a for a in legal if isinstance(a, Declare)), SON_BUENAS)
         started = time.perf_counter()
         actions = list(legal)
+        bets = self.bets
+        if bets == "auto":
+            bets = "shrewd" if min(len(t) for t in view.teams) >= 3 else "search"
         default: Action | None = None  # bets=guard: shrewd's betting, kept unless beaten
-        if self.bets == "guard" and any(is_bet(a, view.asked) for a in legal):
-            default = shrewds_bet(view, legal, self.bettor)  # type: ignore[arg-type]
-        elif self.bettor is not None:
+        if bets == "guard" and any(is_bet(a, view.asked) for a in legal):
+            default = shrewds_bet(view, legal, self.bettor)
+        elif bets == "shrewd":
             actions = candidates(view, legal, self.bettor)
             if len(actions) == 1:
                 return legal.index(actions[0])
