@@ -153,14 +153,14 @@ def test_it_does_not_start_a_world_the_budget_cannot_fit(monkeypatch: pytest.Mon
 
 @pytest.mark.parametrize("seats", [2, 6])
 def test_with_bets_shrewd_the_betting_is_shrewds_on_real_views(seats: int) -> None:
-    """``bets=shrewd`` (at six seats the default, ``auto``): on every decision of random
-    matches, pimc's action is legal; a Truco bet (call, raise, answer, al mazo) it
-    takes is the one shrewd takes when asked without the Envido calls; when shrewd bets,
-    pimc takes that bet or an Envido call (the search keeps the Envido), and when shrewd
-    lets the play go on, pimc does not bet. With ``samples`` two bots play alike."""
+    """``bets=shrewd``: on every decision of random matches, pimc's action is legal; a
+    Truco bet (call, raise, answer, al mazo) it takes is the one shrewd takes when asked
+    without the Envido calls; when shrewd bets, pimc takes that bet or an Envido call
+    (the search keeps the Envido), and when shrewd lets the play go on, pimc does not
+    bet. With ``samples`` two bots play alike."""
     rng = random.Random(seats)
-    bot = pimc.Bot(seed=3, samples=6, bets="shrewd" if seats < 6 else "auto")
-    twin = pimc.Bot(seed=3, samples=6, bets="shrewd" if seats < 6 else "auto")
+    bot = pimc.Bot(seed=3, samples=6, bets="shrewd")
+    twin = pimc.Bot(seed=3, samples=6, bets="shrewd")
     bettor = shrewd.Bot(seed=3)
     bets = 0
     for n in range(3 if seats == 2 else 2):
@@ -191,7 +191,7 @@ def test_with_bets_shrewd_the_betting_is_shrewds_on_real_views(seats: int) -> No
 
 
 def test_an_unknown_bets_option_is_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="bets='sharp' is not one of auto, search, shrewd, guard"):
+    with pytest.raises(ValueError, match="bets='sharp' is not one of search, shrewd, guard"):
         pimc.Bot(bets="sharp")
 
 
@@ -238,16 +238,16 @@ def test_with_bets_guard_it_plays_legal_moves_that_repeat() -> None:
         match.apply(seat, action)
 
 
-def test_by_default_it_searches_the_betting_below_three_a_side() -> None:
-    """``bets=auto``: at four seats the bot plays as ``bets=search`` (what the bench
-    measured there), decision for decision."""
-    match = TrucoMatch(TrucoRules(seats=4), match_id="auto", seed="auto")
-    auto, searched = pimc.Bot(seed=5, samples=6), pimc.Bot(seed=5, samples=6, bets="search")
+def test_by_default_it_searches_the_betting() -> None:
+    """The default is ``bets=search`` (the bench found no other better at any seat
+    count): at six seats it plays as ``bets=search``, decision for decision."""
+    match = TrucoMatch(TrucoRules(seats=6), match_id="auto", seed="auto")
+    default, searched = pimc.Bot(seed=5, samples=6), pimc.Bot(seed=5, samples=6, bets="search")
     for _ in range(120):
         if match.is_over:
             break
         seat = match.to_act()[0]
         view, legal = match.view(seat), list(match.legal_actions(seat))
-        choice = auto.act(view, legal)
+        choice = default.act(view, legal)
         assert choice == searched.act(view, legal)
         match.apply(seat, legal[choice] if isinstance(choice, int) else choice)

@@ -29,10 +29,9 @@ that its play repeats exactly whatever the machine's speed (``bots.searching``);
 answers to them, al mazo): ``search`` (every decision searched), ``shrewd`` (those
 taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the cards)
 ``guard`` (every action searched, but shrewd's betting kept unless the search finds
-another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors), or
-``auto`` (the default): ``shrewd`` at tables of three a side, ``search`` at smaller ones,
-as bench/truco_strength.py measured them (at six seats the search's Truco betting was
-no better than shrewd's; at two and four it was).
+another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors). The
+default is ``search``: at six seats, over three seeds, neither other choice proved
+better (bench/truco_strength.py's docstring has the numbers).
 """
 
 from __future__ import annotations
@@ -327,7 +326,7 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
     return state, weight
 
 
-BETS = ("auto", "search", "shrewd", "guard")  # who makes the Truco betting (the docstring)
+BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
 
 
 def is_envido_call(action: Action) -> bool:
@@ -395,7 +394,7 @@ class Bot(BaseBot):
         budget: float = 0.05,
         samples: int = 0,
         read: bool = True,
-        bets: str = "auto",
+        bets: str = "search",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
@@ -413,8 +412,6 @@ class Bot(BaseBot):
         started = time.perf_counter()
         actions = list(legal)
         bets = self.bets
-        if bets == "auto":
-            bets = "shrewd" if min(len(t) for t in view.teams) >= 3 else "search"
         default: Action | None = None  # bets=guard: shrewd's betting, kept unless beaten
         if bets == "guard" and any(is_bet(a, view.asked) for a in legal):
             default = shrewds_bet(view, legal, self.bettor)
