@@ -29,6 +29,31 @@ Measured 2026-11-25, 200 rounds, default budget, each run alone under the quiet 
   0.5246: NOT met. At six seats pimc is level with shrewd: in the duels of R13 it wins
   more Envido points than shrewd (+0.2 a duel against it), but no more Truco points.
 
+Six seats with shrewd's Truco betting (``--pimc pimc:bets=shrewd``: the search keeps
+the Envido and the cards), 200 rounds, each run alone under the quiet lock (low-priority
+jobs of others running), 2026-11-25, commit 0e9a4da (its later commits play the same):
+
+* seed 30: pimc#2 > pimc#1 > shrewd#1 > shrewd#2 > basic > random. pimc#2 won 121,
+  4.42 (3.76); pimc#1 125, 4.44 (3.75); shrewd#1 111, 4.25 (3.93). P(pimc#2 better than
+  shrewd#1) = 0.8550 (0.9251 than shrewd#2): NOT met.
+* seed 31: pimc#2 > pimc#1 > shrewd#1 > shrewd#2 > basic > random. pimc#2 116, 4.48
+  (3.96); shrewd#1 114, 4.42 (4.01); P = 0.7125 (0.6690 than shrewd#2): NOT met.
+* seed 32 (commit 9fd365c, where it was briefly the default, ``--pimc pimc``): pimc#1 >
+  pimc#2 > shrewd#1 > ...; pimc#1 123, 4.50 (3.98); shrewd#1 113, 4.49 (3.99); P =
+  0.5075: NOT met. The plain search, same seed (``--pimc pimc:bets=search``): pimc#2 >
+  pimc#1 > shrewd#1 > ...; pimc#2 122, 4.68 (3.88); shrewd#1 104, 4.41 (4.15); P = 0.9740.
+* ``--pimc pimc:bets=guard`` (every action searched, shrewd's betting kept unless
+  another choice gains 0.2 points and 2 paired standard errors), commit 7d43cff: seed
+  30, guard#1 > guard#2 > shrewd#1 > ...; 125, 4.67 (3.86), shrewd#1 113, 4.50 (4.03), P
+  = 0.7931. Seed 31: shrewd#2 > guard#2 > guard#1 > shrewd#1 > ...; guard#2 111, 4.79
+  (4.35), shrewd#2 111, 4.83 (4.32), P = 0.4263.
+* 4 seats, seed 30, ``--pimc pimc:bets=shrewd``: pimc > shrewd > basic > random; 135
+  wins, 2.75 (2.06); shrewd 103, 2.47 (2.33); P = 0.9989, level with the plain search
+  (134, 2.82, P 0.9973).
+
+Over seeds 30-32 at six seats the plain search scored P 0.39, 0.52, 0.97 and
+``bets=shrewd`` 0.86, 0.71, 0.51: no proven difference, so the default stays ``search``.
+
 Per decision (``bench/truco_pimc_time.py``, same conditions): median 37.5, 49.8 and
 49.8 ms at 2, 4 and 6 seats, 95th percentile 55.5, 53.5 and 52.9 ms (the deadline is
 checked between worlds; the machine was not idle); median worlds 133, 164.5 and 164.5.

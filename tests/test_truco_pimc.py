@@ -11,10 +11,13 @@ import random
 import pytest
 
 from arena.games.truco import sim
+from arena.games.truco.actions import Call, Play
+from arena.games.truco.calls import EnvidoCall, TrucoCall
+from arena.games.truco.cards import Card
 from arena.games.truco.rules import TrucoRules
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.state import TrucoMatch
-from bots.truco import pimc
+from bots.truco import pimc, shrewd
 
 
 @pytest.mark.parametrize("seats", [2, 4, 6])
@@ -146,3 +149,105 @@ def test_it_does_not_start_a_world_the_budget_cannot_fit(monkeypatch: pytest.Mon
     (seat,) = match.to_act()
     pimc.Bot(seed=1, budget=0.05).act(match.view(seat), match.legal_actions(seat))
     assert len(drawn) == 2 and now[0] <= 0.05
+
+
+@pytest.mark.parametrize("seats", [2, 6])
+def test_with_bets_shrewd_the_betting_is_shrewds_on_real_views(seats: int) -> None:
+    """``bets=shrewd``: on every decision of random matches, pimc's action is legal; a
+    Truco bet (call, raise, answer, al mazo) it takes is the one shrewd takes when asked
+    without the Envido calls; when shrewd bets, pimc takes that bet or an Envido call
+    (the search keeps the Envido), and when shrewd lets the play go on, pimc does not
+    bet. With ``samples`` two bots play alike."""
+    rng = random.Random(seats)
+    bot = pimc.Bot(seed=3, samples=6, bets="shrewd")
+    twin = pimc.Bot(seed=3, samples=6, bets="shrewd")
+    bettor = shrewd.Bot(seed=3)
+    bets = 0
+    for n in range(3 if seats == 2 else 2):
+        match = TrucoMatch(TrucoRules(seats=seats), match_id=f"bets{n}", seed=f"bets{n}")
+        for _ in range(250):
+            if match.is_over:
+                break
+            seat = match.to_act()[0]
+            view, legal = match.view(seat), list(match.legal_actions(seat))
+            if seat % 2 == 0 and len(legal) > 1 and view.asked != "declare":
+                choice = bot.act(view, legal)
+                action = legal[choice] if isinstance(choice, int) else choice
+                assert action in legal
+                assert twin.act(view, legal) == choice
+                if any(pimc.is_bet(a, view.asked) for a in legal):
+                    rest = [a for a in legal if not pimc.is_envido_call(a)]
+                    theirs = bettor.act(view, rest)
+                    theirs = rest[theirs] if isinstance(theirs, int) else theirs
+                    if pimc.is_bet(theirs, view.asked):
+                        bets += 1
+                        assert action == theirs or pimc.is_envido_call(action)
+                    else:
+                        assert not pimc.is_bet(action, view.asked)
+            else:
+                action = rng.choice(legal)
+            match.apply(seat, action)
+    assert bets > 0  # shrewd did bet: the check above was exercised
+
+
+def test_an_unknown_bets_option_is_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match="bets='sharp' is not one of search, shrewd, guard"):
+        pimc.Bot(bets="sharp")
+
+
+def test_guard_keeps_shrewds_betting_unless_the_search_clearly_beats_it() -> None:
+    """bets=guard: a choice that changes shrewd's betting must gain MARGIN points and
+    GUARD_Z paired standard errors over what keeps it; an Envido call is the search's."""
+    card, other = Play(Card.parse("4C")), Play(Card.parse("5C"))
+    truco, envido = Call(TrucoCall.TRUCO), Call(EnvidoCall.ENVIDO)
+    actions = [card, other, truco, envido]
+    rng = random.Random(2)
+
+    def race(gains: list[float], noise: float) -> pimc.Race:  # noise: the Truco call's
+        out = pimc.Race(len(actions))
+        for _ in range(12):  # fewer than RACE_FROM worlds: nothing dropped
+            world = rng.gauss(0, 3)
+            out.add([world + g + (rng.gauss(0, noise) if i == 2 else 0.0)
+                     for i, g in enumerate(gains)], 1.0)  # fmt: skip
+        return out
+
+    small = race([0.0, 0.0, 0.05, -1.0], 0.01)  # the Truco call 0.05 ahead of the cards
+    assert pimc.guarded(actions, 2, card, "play", small) in (0, 1)  # shrewd plays on
+    big = race([0.0, 0.0, 1.0, -1.0], 0.01)  # 1 point ahead, little noise
+    assert pimc.guarded(actions, 2, card, "play", big) == 2
+    noisy = race([0.0, 0.0, 1.0, -1.0], 6.0)  # 1 point ahead, lost in the noise
+    assert pimc.guarded(actions, 2, card, "play", noisy) in (0, 1)
+    ahead = race([0.05, 0.0, 0.0, -1.0], 0.01)  # shrewd calls; a card 0.05 ahead
+    assert pimc.guarded(actions, 0, truco, "play", ahead) == 2
+    assert pimc.guarded(actions, 3, truco, "play", ahead) == 3  # the Envido: the search's
+    assert pimc.guarded(actions, 1, card, "play", ahead) == 1  # a card for a card
+
+
+def test_with_bets_guard_it_plays_legal_moves_that_repeat() -> None:
+    match = TrucoMatch(TrucoRules(seats=4), match_id="guard", seed="guard")
+    bot, twin = (pimc.Bot(seed=4, samples=6, bets="guard") for _ in range(2))
+    for _ in range(120):
+        if match.is_over:
+            break
+        seat = match.to_act()[0]
+        view, legal = match.view(seat), list(match.legal_actions(seat))
+        choice = bot.act(view, legal)
+        assert choice == twin.act(view, legal)
+        action = legal[choice] if isinstance(choice, int) else choice
+        assert action in legal
+        match.apply(seat, action)
+
+
+def test_by_default_it_searches_the_betting() -> None:
+    """The default is ``bets=search`` (the bench found no other better at any seat
+    count): at six seats it plays as ``bets=search``, decision for decision."""
+    match = TrucoMatch(TrucoRules(seats=6), match_id="auto", seed="auto")
+    default, searched = pimc.Bot(seed=5, samples=6), pimc.Bot(seed=5, samples=6, bets="search")
+    for _ in range(120):
+        if match.is_over:
+            break
+        seat = match.to_act()[0]
+        view, legal = match.view(seat), list(match.legal_actions(seat))
+        choice = default.act(view, legal)
+        assert choice == searched.act(view, legal)
+        match.apply(seat, legal[choice] if isinstance(choice, int) else choice)

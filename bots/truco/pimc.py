@@ -24,7 +24,14 @@ out (``Race``), the search ending once one is left.
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; no world is started that the budget cannot fit), or
 ``samples``, a fixed number of worlds per decision (fewer once one candidate is left) so
-that its play repeats exactly whatever the machine's speed (``bots.searching``).
+that its play repeats exactly whatever the machine's speed (``bots.searching``); and
+``bets``, who makes the Truco betting (the Truco, Retruco and Vale Cuatro calls, the
+answers to them, al mazo): ``search`` (every decision searched), ``shrewd`` (those
+taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the cards)
+``guard`` (every action searched, but shrewd's betting kept unless the search finds
+another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors). The
+default is ``search``: at six seats, over three seeds, neither other choice proved
+better (bench/truco_strength.py's docstring has the numbers).
 """
 
 from __future__ import annotations
@@ -37,11 +44,21 @@ from typing import Protocol
 
 from arena.bot import BaseBot
 from arena.games.truco import sim
-from arena.games.truco.actions import NO_QUIERO, QUIERO, SON_BUENAS, Action, Call, Declare
+from arena.games.truco.actions import (
+    NO_QUIERO,
+    QUIERO,
+    SON_BUENAS,
+    Action,
+    Answer,
+    Call,
+    Declare,
+    Mazo,
+)
 from arena.games.truco.calls import TRUCO_LADDER, EnvidoCall, TrucoCall
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.view import TrucoView
 from bots.searching import SearchOptions, decision_rng, search
+from bots.truco import shrewd
 
 NOISE = 0.05  # the share of playout cards played at random: worlds stay varied
 ENVIDO, REAL_ENVIDO = Call(EnvidoCall.ENVIDO), Call(EnvidoCall.REAL_ENVIDO)
@@ -50,6 +67,8 @@ DRAWS = 48  # uniform numbers drawn per world, more than a hand's playout reads
 RACE_FROM = 16  # worlds before a candidate may be dropped
 RACE_EVERY = 4  # worlds between two looks
 RACE_Z = 3.0  # dropped when this many standard errors behind the best
+MARGIN = 0.2  # bets=guard: points a hand the search's bet must gain over shrewd's ...
+GUARD_Z = 2.0  # ... and paired standard errors of that gain
 
 
 class Race:
@@ -93,6 +112,22 @@ class Race:
                     row[j] += weight * d * d
         if self.n >= RACE_FROM and self.n % RACE_EVERY == 0:
             self._drop(live)
+
+    def gain(self, i: int, j: int) -> tuple[float, float]:
+        """Candidate ``i``'s mean gain over ``j`` and its standard error, paired over the
+        worlds both were played out in. One dropped: its frozen mean, and no error (it
+        was then ``RACE_Z`` errors behind the best)."""
+        total = self.total
+        if total <= 0:
+            return 0.0, math.inf
+        if not (self.alive[i] and self.alive[j]):
+            mean_i = self.sums[i] / total if self.alive[i] else self.frozen[i]
+            mean_j = self.sums[j] / total if self.alive[j] else self.frozen[j]
+            return mean_i - mean_j, 0.0
+        mean = (self.sums[i] - self.sums[j]) / total
+        squares = self.apart[min(i, j)][max(i, j)] / total
+        var = max(0.0, squares - mean * mean)
+        return mean, math.sqrt(var * self.squared) / total  # sqrt(var / effective worlds)
 
     def _drop(self, live: list[int]) -> None:
         total = self.total
@@ -291,17 +326,83 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
     return state, weight
 
 
+BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
+
+
+def is_envido_call(action: Action) -> bool:
+    return isinstance(action, Call) and isinstance(action.call, EnvidoCall)
+
+
+def is_bet(action: Action, asked: str) -> bool:
+    """A Truco betting action: a Truco call or raise (R7), an answer to one, al mazo."""
+    if isinstance(action, Call):
+        return isinstance(action.call, TrucoCall)
+    return isinstance(action, Mazo) or (isinstance(action, Answer) and asked == "answer-truco")
+
+
+def shrewds_bet(view: TrucoView, legal: Sequence[Action], bettor: BaseBot) -> Action:
+    """What ``bettor`` takes when asked without the Envido calls (the search's to weigh):
+    a bet, or the play going on (a card)."""
+    rest = [a for a in legal if not is_envido_call(a)]
+    choice = bettor.act(view, rest)
+    return rest[choice] if isinstance(choice, int) else choice
+
+
+def guarded(
+    actions: Sequence[Action], best: int, default: Action, asked: str, race: Race
+) -> int:
+    """bets=guard: the search's ``best`` unless it changes the betting of ``default``
+    (shrewd's choice) without gaining ``MARGIN`` points and ``GUARD_Z`` paired standard
+    errors over what keeps that betting: ``default`` itself when it is a bet, else the
+    best action that is not a bet. An Envido call is the search's own."""
+    chosen = actions[best]
+    if is_envido_call(chosen) or chosen == default:
+        return best
+    if is_bet(default, asked):
+        keep = actions.index(default)
+    elif is_bet(chosen, asked):
+        rest = [i for i, a in enumerate(actions) if not is_bet(a, asked)]
+        keep = max(rest, key=lambda i: race.gain(i, best)[0])
+    else:
+        return best  # a card for a card: no betting changed
+    gain, error = race.gain(best, keep)
+    return best if gain >= MARGIN and gain >= GUARD_Z * error else keep
+
+
+def candidates(view: TrucoView, legal: Sequence[Action], bettor: BaseBot) -> list[Action]:
+    """The actions left to the search when ``bettor`` makes the Truco betting: asked
+    without the Envido calls (the search's to weigh), ``bettor`` either bets -- then the
+    search chooses between that bet and the Envido calls -- or lets the play go on, and
+    the search chooses among every action but the bets."""
+    if not any(is_bet(a, view.asked) for a in legal):
+        return list(legal)  # no betting here (an Envido to answer, a last card)
+    envido = [a for a in legal if is_envido_call(a)]
+    bet = shrewds_bet(view, legal, bettor)
+    if is_bet(bet, view.asked):
+        return [*envido, bet]
+    return [a for a in legal if not is_bet(a, view.asked)]
+
+
 class Bot(BaseBot):
     name = "pimc"
     version = "1.0"
     games = ("truco",)
 
     def __init__(
-        self, seed: int | str = 0, budget: float = 0.05, samples: int = 0, read: bool = True
+        self,
+        seed: int | str = 0,
+        budget: float = 0.05,
+        samples: int = 0,
+        read: bool = True,
+        bets: str = "search",
     ) -> None:
+        if bets not in BETS:
+            raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
         self.seed = seed
         self.options = SearchOptions(budget=budget, samples=samples)
         self.read = bool(read)
+        self.bets = bets
+        self.bettor = shrewd.Bot(seed=seed)
 
     def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:
         if len(legal) == 1:
@@ -309,12 +410,20 @@ class Bot(BaseBot):
         if view.asked == "declare":  # ruling R9: the true number, whenever it is legal
             return next((a for a in legal if isinstance(a, Declare)), SON_BUENAS)
         started = time.perf_counter()
+        actions = list(legal)
+        bets = self.bets
+        default: Action | None = None  # bets=guard: shrewd's betting, kept unless beaten
+        if bets == "guard" and any(is_bet(a, view.asked) for a in legal):
+            default = shrewds_bet(view, legal, self.bettor)
+        elif bets == "shrewd":
+            actions = candidates(view, legal, self.bettor)
+            if len(actions) == 1:
+                return legal.index(actions[0])
         more = self.options.more(started)
         rng = decision_rng(self.seed, view.match_id, view.hand_no, view.seat, len(view.plays),
                            len(view.current.log))  # fmt: skip
         sampler = Sampler(view)
         team = view.seat % 2
-        actions = list(legal)
         race = Race(len(actions))
 
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
@@ -347,7 +456,10 @@ class Bot(BaseBot):
                     return False
             return more(done)
 
-        return search(len(actions), draw, score, rng, go_on, weigh).best()
+        best = search(len(actions), draw, score, rng, go_on, weigh).best()
+        if default is not None:
+            best = guarded(actions, best, default, view.asked, race)
+        return legal.index(actions[best])
 
 
 PimcBot = Bot
