@@ -6,8 +6,9 @@ drawing worlds (the hidden cards, uniformly among those its view allows), scorin
 candidate action in each world, and taking the best mean. Only the drawing and the
 scoring are the game's; this module holds the rest once:
 
-* ``SearchOptions``: ``budget`` (seconds per decision, default 0.05) or ``samples`` (a
-  fixed number of worlds per decision, so that play repeats exactly), checked once.
+* ``SearchOptions``: ``budget`` (seconds per decision, default 0.05; no world is begun
+  that the budget cannot fit) or ``samples`` (a fixed number of worlds per decision, so
+  that play repeats exactly), checked once.
 * ``decision_rng``: a ``random.Random`` that depends only on the bot's seed and the
   position, never on the order in which decisions were asked.
 * ``Tally``: per-candidate sums of values, with means and standard errors.
@@ -40,13 +41,32 @@ class SearchOptions:
         if self.samples < 0:
             raise ValueError("samples must be 0 (use the budget) or more")
 
-    def more(self, started: float | None = None) -> Callable[[int], bool]:
-        """Whether to look at one more world, given how many were looked at."""
+    def more(
+        self, started: float | None = None, clock: Callable[[], float] | None = None
+    ) -> Callable[[int], bool]:
+        """Whether to begin one more world, given how many were looked at: with
+        ``samples``, until that many; on the budget (from ``started``, read off ``clock``,
+        ``time.perf_counter`` by default), the first always, then only if one more, taking
+        the mean time a world has taken so far (the setup counted in), still ends within
+        the budget. So a decision overruns its budget only when its first world alone
+        does, never by the last world begun."""
         if self.samples:
             samples = self.samples
             return lambda done: done < samples
-        deadline = (time.perf_counter() if started is None else started) + self.budget
-        return lambda done: done == 0 or time.perf_counter() < deadline
+
+        def now() -> float:
+            return (clock or time.perf_counter)()
+
+        start = now() if started is None else started
+        deadline = start + self.budget
+
+        def more(done: int) -> bool:
+            if not done:
+                return True
+            t = now()
+            return t + (t - start) / done <= deadline
+
+        return more
 
 
 def decision_rng(seed: int | str, *position: object) -> random.Random:

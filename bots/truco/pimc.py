@@ -447,14 +447,8 @@ class Bot(BaseBot):
             race.add(values, weigh(world))
             return values
 
-        def go_on(done: int) -> bool:
-            if race.running() < 2:  # one candidate left: nothing more to learn
-                return False
-            if done and not self.options.samples:  # the next world must fit the budget too
-                spent = time.perf_counter() - started
-                if spent + spent / done > self.options.budget:
-                    return False
-            return more(done)
+        def go_on(done: int) -> bool:  # one candidate left: nothing more to learn
+            return race.running() > 1 and more(done)  # (no world the budget cannot fit)
 
         best = search(len(actions), draw, score, rng, go_on, weigh).best()
         if default is not None:
