@@ -137,3 +137,33 @@ def test_a_truco_tournament_can_name_pimc_beside_the_heuristic_bots() -> None:
     check_bot_names(["pimc", "sharp", "steady", "random"], "ruff")
     assert isinstance(load_bot("pimc:samples=4", "1", "truco"), TrucoPimc)
     assert isinstance(load_bot("pimc", "1", "ruff"), RuffPimc)
+
+
+def test_ruff_pimc_believes_worlds_where_the_others_announced_their_true_ruff() -> None:
+    """``likelihood`` (F4): a world where another seat's true ruff is what it announced
+    weighs 1; above it weighs e^-trust/4 a point, short of it e^-1/4 a point whatever
+    ``trust``; an announcement of 0 says nothing but that it could not win."""
+    import math
+
+    from arena.games.ruff import sim
+    from arena.games.ruff.state import RuffMatch
+    from bots.ruff.pimc import likelihood
+
+    match = RuffMatch(RuffRules(), seed="believe")
+    (seat,) = match.to_act()
+    match.apply(seat, match.legal_actions(seat)[-1])  # its true ruff
+    (me,) = match.to_act()
+    view = match.view(me)
+    [(other, number)] = view.announcements
+    deal = sim.random_deal(random.Random(1), RuffRules())
+    dealt = list(deal.dealt)
+    dealt[other] = match.view(other).dealt  # the world where it is what it is
+    dealt[me] = view.dealt
+    true = sim.Deal(tuple(tuple(int(c) for c in h) for h in dealt), (int(view.turned),))
+    assert likelihood(view, true, trust=1.0) == 1.0
+    lower = view._replace(announcements=((other, number - 3),))
+    assert math.isclose(likelihood(lower, true, trust=1.0), math.exp(-3 / 4))
+    assert math.isclose(likelihood(lower, true, trust=0.0), 1.0)
+    higher = view._replace(announcements=((other, number + 2),))
+    assert math.isclose(likelihood(higher, true, trust=0.0), math.exp(-2 / 4))
+    assert likelihood(view._replace(announcements=((other, 0),)), true, trust=5.0) == 1.0
