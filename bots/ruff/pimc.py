@@ -31,7 +31,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from arena.bot import BaseBot
 from arena.core.cards import CARD_SLICES, CARDS, SUIT_MASKS, Card, mask_of
@@ -161,6 +161,24 @@ def likelihood(view: RuffView, deal: sim.Deal, trust: float = TRUST) -> float:
     return math.exp(-cost / 4)
 
 
+def within(
+    budget: float, started: float, clock: Callable[[], float] = time.perf_counter
+) -> Callable[[int], bool]:
+    """Whether to start one more world, for a decision begun at ``started``: the first
+    always; then only if one more, taking the mean time a world has taken so far (the
+    setup counted in), still ends within ``budget`` seconds. So a decision overruns its
+    budget only when its first world alone does, not by the last world begun."""
+    deadline = started + budget
+
+    def more(done: int) -> bool:
+        if not done:
+            return True
+        now = clock()
+        return now + (now - started) / done <= deadline
+
+    return more
+
+
 class NoWorld(Exception):
     """The sampler found no deal that fits the view in its tries: rare (a single-3 view
     in about 1,000 decisions), and then ``sharp`` takes that decision rather than the bot
@@ -224,7 +242,8 @@ class Bot(BaseBot):
         if len(legal) == 1:
             return 0
         started = time.perf_counter()
-        more = self.options.more(started)
+        options = self.options
+        more = options.more() if options.samples else within(options.budget, started)
         # On a clock, a draw gives up at the budget's end (then sharp's choice stands in
         # if no world was drawn); with ``samples`` every draw runs to its end.
         give_up = None if self.options.samples else started + self.options.budget
