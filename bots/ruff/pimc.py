@@ -1,28 +1,34 @@
 """pimc: Ruff and Trump by Monte Carlo search on the simulator (``arena.games.ruff.sim``).
 
-For every decision it draws the deal it cannot see, exactly among those its view allows
+For every decision it draws the deal it cannot see among those its view allows
 (``arena.games.ruff.sampling``: announcements, the rubber, the shown ruff, voids and the
 rubber's own knowledge), and in each such world plays each candidate out to the end of
 the deal with ``card_policy``, a quick player that wins tricks cheaply, lets a partner's
-trick stand and otherwise throws its lowest card. It takes the candidate whose worlds
-score best: its side's points in the deal (the ruff's 12 and the card points, F8, F9) less
-the others' (the other side's in double, the others' mean in single).
+trick stand and otherwise throws its lowest card. A candidate scores its side's points in
+the deal (the ruff's 12 and the card points, F8, F9) less the others' (the other side's in
+double, the others' mean in single), as a gain over the default candidate in the same
+world: ``sharp``'s card or discards, or the announcement that shows least. It leaves the
+default only for a candidate that gains at least 0.3 points a deal and two standard errors
+(``choose``): a search that follows every small difference plays its own noise.
 
 * **Announcing** (F4): the numbers that matter -- its true ruff, and, announcing last,
-  the least number that still wins the ruff (it shows fewer cards, F6) -- searched in the
-  same worlds, the seats after it announcing their true ruffs.
-* **Discarding** (F5): of the 1820 or more legal sets, a short list (the lowest cards,
-  the lowest outside trump, whole short side suits to make voids, ``sharp``'s choice),
-  each played out in every world.
+  the least number that still wins the ruff (it shows fewer cards, F6), or 0 when none
+  can -- searched in the same worlds, the seats after it announcing their true ruffs.
+* **Discarding** (F5): of the 1820 or more legal sets, a short list (``sharp``'s choice,
+  the lowest cards, the lowest outside trump, whole short side suits to make voids), each
+  played out in every world.
 * **Playing** (F7): every legal card.
 
 Its worlds are drawn without the announcements' bounds (F4), which reject most exact
-draws once another seat has rubbed, and weighed instead by how far each falls short of
-them (``exact=1`` draws exactly, and fewer worlds in its time).
+draws once another seat has rubbed (``exact=1`` draws exactly, and fewer worlds in its
+time); each is weighed by ``likelihood``: a point of true ruff short of what a seat
+announced costs a factor e^-1/4, and a point above it e^-trust/4 (``trust``, default 1:
+most players announce their true ruff, so a low number says no suit of theirs sums more).
 
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
-search per decision (default 0.05), or ``samples``, a fixed number of worlds per decision
-so that its play repeats exactly (``bots.searching``).
+search per decision (default 0.05; it begins no world it expects to end past them,
+``within``), or ``samples``, a fixed number of worlds per decision so that its play
+repeats exactly (``bots.searching``); ``trust``; ``exact``.
 """
 
 from __future__ import annotations
