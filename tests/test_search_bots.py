@@ -190,3 +190,26 @@ def test_ruff_pimc_begins_no_world_that_would_end_past_its_budget() -> None:
     done, ended = worlds(0.008)
     assert done == 4 and ended <= 0.055
     assert within(0.055, 0.0, clock=lambda: 9.0)(0)  # the first world, even past the budget
+
+
+def test_ruff_pimc_with_samples_repeats_exactly_and_plays_only_legal_moves() -> None:
+    """The same seed and sample count: the same choices (the announcement, the rub and
+    the play), whatever ran before; every choice is one of the legal actions."""
+    from arena.games.ruff.state import RuffMatch
+
+    def choices(bot: RuffPimc) -> list[str]:
+        match = RuffMatch(RuffRules(form="single", seats=2), seed="repeat")  # type: ignore[arg-type]
+        out = []
+        while not match.is_over and len(out) < 30:
+            (seat,) = match.to_act()
+            legal = match.legal_actions(seat)
+            picked = bot.act(match.view(seat), legal)
+            action = legal[picked] if isinstance(picked, int) else picked
+            assert action in legal
+            out.append(str(action))
+            match.apply(seat, action)
+        return out
+
+    first = choices(RuffPimc(seed=3, samples=4))
+    random.seed(99)  # nothing global is read
+    assert choices(RuffPimc(seed=3, samples=4)) == first
