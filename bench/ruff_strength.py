@@ -30,10 +30,12 @@ from strength import parse, run_form, strength_parser  # noqa: E402
 
 OPPONENTS = ("sharp", "steady", "random")
 # The search entrant: a fixed number of worlds, so that the figures do not depend on how
-# busy the machine is and the bench can run at the lowest priority. 70 is at most what its
-# default 50 ms buys in the middle of a deal's play: median worlds a card decision 80 in
-# double, 146 single 2, 87 single 3, 87 single 4 (4 matches a form against
-# sharp, 2026-11-25 22:35 UTC, under the quiet lock, load 9 from others' low-priority work).
+# busy the machine is and the bench can run at the lowest priority. 70 is less than its
+# default 50 ms buys in the middle of a deal's play, so the bench understates the default
+# bot: median worlds a card decision 110 in double, 161 single 2, 166 single 3, 98 single 4
+# (4 matches a form against sharp, 2026-11-25 22:55 UTC, under the quiet lock at nice 0,
+# others' low-priority work running; decisions took 49.9 ms median, 51.2 ms at the 95th
+# percentile at most, 56 ms at most). 70 came from an earlier probe that ran at nice 19 by mistake.
 PIMC = "pimc:samples=70"
 FORMS = {
     "double": ["--form", "double"],
