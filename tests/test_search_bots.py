@@ -137,3 +137,79 @@ def test_a_truco_tournament_can_name_pimc_beside_the_heuristic_bots() -> None:
     check_bot_names(["pimc", "sharp", "steady", "random"], "ruff")
     assert isinstance(load_bot("pimc:samples=4", "1", "truco"), TrucoPimc)
     assert isinstance(load_bot("pimc", "1", "ruff"), RuffPimc)
+
+
+def test_ruff_pimc_believes_worlds_where_the_others_announced_their_true_ruff() -> None:
+    """``likelihood`` (F4): a world where another seat's true ruff is what it announced
+    weighs 1; above it weighs e^-trust/4 a point, short of it e^-1/4 a point whatever
+    ``trust``; an announcement of 0 says nothing but that it could not win."""
+    import math
+
+    from arena.games.ruff import sim
+    from arena.games.ruff.state import RuffMatch
+    from bots.ruff.pimc import likelihood
+
+    match = RuffMatch(RuffRules(), seed="believe")
+    (seat,) = match.to_act()
+    match.apply(seat, match.legal_actions(seat)[-1])  # its true ruff
+    (me,) = match.to_act()
+    view = match.view(me)
+    [(other, number)] = view.announcements
+    deal = sim.random_deal(random.Random(1), RuffRules())
+    dealt = list(deal.dealt)
+    dealt[other] = match.view(other).dealt  # the world where it is what it is
+    dealt[me] = view.dealt
+    true = sim.Deal(tuple(tuple(int(c) for c in h) for h in dealt), (int(view.turned),))
+    assert likelihood(view, true, trust=1.0) == 1.0
+    lower = view._replace(announcements=((other, number - 3),))
+    assert math.isclose(likelihood(lower, true, trust=1.0), math.exp(-3 / 4))
+    assert math.isclose(likelihood(lower, true, trust=0.0), 1.0)
+    higher = view._replace(announcements=((other, number + 2),))
+    assert math.isclose(likelihood(higher, true, trust=0.0), math.exp(-2 / 4))
+    assert likelihood(view._replace(announcements=((other, 0),)), true, trust=5.0) == 1.0
+
+
+def test_ruff_pimc_begins_no_world_that_would_end_past_its_budget() -> None:
+    """``within`` on a made-up clock (no timed assertion): worlds of 10 ms and a 55 ms
+    budget begun at 0 give five worlds (a sixth would end at 60 ms); with 8 ms of setup
+    before the first, four (the setup counts in each world's share); the first world is
+    always begun, however long the setup took."""
+    from bots.ruff.pimc import within
+
+    def worlds(setup: float) -> tuple[int, float]:
+        now = [setup]
+        more = within(0.055, 0.0, clock=lambda: now[0])
+        done = 0
+        while more(done):
+            now[0] += 0.01  # one world
+            done += 1
+        return done, now[0]
+
+    done, ended = worlds(0.0)
+    assert done == 5 and ended <= 0.055
+    done, ended = worlds(0.008)
+    assert done == 4 and ended <= 0.055
+    assert within(0.055, 0.0, clock=lambda: 9.0)(0)  # the first world, even past the budget
+
+
+def test_ruff_pimc_with_samples_repeats_exactly_and_plays_only_legal_moves() -> None:
+    """The same seed and sample count: the same choices (the announcement, the rub and
+    the play), whatever ran before; every choice is one of the legal actions."""
+    from arena.games.ruff.state import RuffMatch
+
+    def choices(bot: RuffPimc) -> list[str]:
+        match = RuffMatch(RuffRules(form="single", seats=2), seed="repeat")  # type: ignore[arg-type]
+        out = []
+        while not match.is_over and len(out) < 30:
+            (seat,) = match.to_act()
+            legal = match.legal_actions(seat)
+            picked = bot.act(match.view(seat), legal)
+            action = legal[picked] if isinstance(picked, int) else picked
+            assert action in legal
+            out.append(str(action))
+            match.apply(seat, action)
+        return out
+
+    first = choices(RuffPimc(seed=3, samples=4))
+    random.seed(99)  # nothing global is read
+    assert choices(RuffPimc(seed=3, samples=4)) == first

@@ -1,0 +1,72 @@
+"""Ruff's ``pimc`` against ``sharp`` deal for deal: the same deals played twice, seat 0
+first by the bot under test and then by ``sharp``, the other seats ``sharp`` (or
+``--others``, cycled over seats 1, 2, ...); the mean gain per deal of seat 0's side (its
+points less the others', ``bots.ruff.pimc.value``: the ruff's 12 and the card points, F8,
+F9) and its standard error.
+
+Playing each deal both ways takes out most of the cards' luck, which is what makes a
+whole-match bench (bench/ruff_strength.py) slow to separate two close bots: a gain of
+one point a deal shows here within a few hundred deals.
+
+Run: ``python bench/ruff_duplicate.py [--form single --seats 3] [--deals 200]
+[--bot pimc:samples=70] [--base sharp] [--others steady,random]``. Each deal is the
+first of the match seeded ``dup<i>``; a deal that ends the set at the ruff (F9) counts as
+it ends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from arena.games.ruff.rules import RuffRules
+from arena.games.ruff.state import RuffMatch
+from arena.play.run import load_bot
+from bots.ruff.pimc import value
+
+
+def one_deal(rules: RuffRules, spec: str, others: list[str], i: int) -> float:
+    """Seat 0's side's points less the others' in deal ``i``, seat 0 played by ``spec``,
+    seat s > 0 by ``others[(s - 1) % len(others)]``."""
+    match = RuffMatch(rules, seed=f"dup{i}")
+    names = [spec, *(others[(s - 1) % len(others)] for s in range(1, rules.seats))]
+    bots = [load_bot(name, str(i), "ruff") for name in names]
+    deal = match.view(0).deal
+    while not match.is_over and match.view(0).deal == deal:
+        (seat,) = match.to_act()
+        legal = match.legal_actions(seat)
+        picked = bots[seat].act(match.view(seat), legal)
+        match.apply(seat, legal[picked] if isinstance(picked, int) else picked)
+    view = match.view(0)
+    return value(view.scores, view.side)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--form", choices=("double", "single"), default="double")
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--bot", default="pimc:samples=70")
+    parser.add_argument("--base", default="sharp")
+    parser.add_argument("--others", default="sharp", help="the other seats' bots, a,b,...")
+    args = parser.parse_args()
+    if args.deals < 2:
+        parser.error("--deals must be at least 2")
+    try:
+        rules = RuffRules(form=args.form, seats=args.seats)
+    except ValueError as exc:
+        parser.error(str(exc))
+    gains: list[float] = []
+    for i in range(args.deals):
+        others = args.others.split(",")
+        gains.append(one_deal(rules, args.bot, others, i) - one_deal(rules, args.base, others, i))
+        n = len(gains)
+        if n % 20 == 0 or n == args.deals:
+            mean = sum(gains) / n
+            sd = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1)) if n > 1 else 0.0
+            print(f"{args.form} {args.seats} seats, {n} deals: {args.bot} - {args.base} = "
+                  f"{mean:+.2f} ± {sd / math.sqrt(n):.2f} points a deal", flush=True)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
