@@ -169,16 +169,18 @@ def test_ruff_pimc_believes_worlds_where_the_others_announced_their_true_ruff() 
     assert likelihood(view._replace(announcements=((other, 0),)), true, trust=5.0) == 1.0
 
 
-def test_ruff_pimc_begins_no_world_that_would_end_past_its_budget() -> None:
-    """``within`` on a made-up clock (no timed assertion): worlds of 10 ms and a 55 ms
-    budget begun at 0 give five worlds (a sixth would end at 60 ms); with 8 ms of setup
-    before the first, four (the setup counts in each world's share); the first world is
-    always begun, however long the setup took."""
-    from bots.ruff.pimc import within
+def test_a_search_begins_no_world_that_would_end_past_its_budget() -> None:
+    """``SearchOptions.more`` (every game's search) on a made-up clock (no timed
+    assertion): worlds of 10 ms and a 55 ms budget begun at 0 give five worlds (a sixth
+    would end at 60 ms); with 8 ms of setup before the first, four (the setup counts in
+    each world's share); the first world is always begun, however long the setup took."""
+    from bots.searching import SearchOptions
+
+    options = SearchOptions(budget=0.055)
 
     def worlds(setup: float) -> tuple[int, float]:
         now = [setup]
-        more = within(0.055, 0.0, clock=lambda: now[0])
+        more = options.more(0.0, clock=lambda: now[0])
         done = 0
         while more(done):
             now[0] += 0.01  # one world
@@ -189,7 +191,8 @@ def test_ruff_pimc_begins_no_world_that_would_end_past_its_budget() -> None:
     assert done == 5 and ended <= 0.055
     done, ended = worlds(0.008)
     assert done == 4 and ended <= 0.055
-    assert within(0.055, 0.0, clock=lambda: 9.0)(0)  # the first world, even past the budget
+    assert options.more(0.0, clock=lambda: 9.0)(0)  # the first world, even past the budget
+    assert [SearchOptions(samples=3).more()(n) for n in range(5)] == [True] * 3 + [False] * 2
 
 
 def test_ruff_pimc_with_samples_repeats_exactly_and_plays_only_legal_moves() -> None:

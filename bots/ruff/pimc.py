@@ -27,7 +27,7 @@ most players announce their true ruff, so a low number says no suit of theirs su
 
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; it begins no world it expects to end past them,
-``within``), or ``samples``, a fixed number of worlds per decision so that its play
+``SearchOptions.more``), or ``samples``, a fixed number of worlds per decision so that its play
 repeats exactly (``bots.searching``); ``trust``; ``exact``.
 """
 
@@ -37,7 +37,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from arena.bot import BaseBot
 from arena.core.cards import CARD_SLICES, CARDS, SUIT_MASKS, Card, mask_of
@@ -167,24 +167,6 @@ def likelihood(view: RuffView, deal: sim.Deal, trust: float = TRUST) -> float:
     return math.exp(-cost / 4)
 
 
-def within(
-    budget: float, started: float, clock: Callable[[], float] = time.perf_counter
-) -> Callable[[int], bool]:
-    """Whether to start one more world, for a decision begun at ``started``: the first
-    always; then only if one more, taking the mean time a world has taken so far (the
-    setup counted in), still ends within ``budget`` seconds. So a decision overruns its
-    budget only when its first world alone does, not by the last world begun."""
-    deadline = started + budget
-
-    def more(done: int) -> bool:
-        if not done:
-            return True
-        now = clock()
-        return now + (now - started) / done <= deadline
-
-    return more
-
-
 class NoWorld(Exception):
     """The sampler found no deal that fits the view in its tries. Seen at 3 seats (once
     in the first 40 deals of a test run; the cause is not found yet): ``sharp`` then takes
@@ -249,7 +231,7 @@ class Bot(BaseBot):
             return 0
         started = time.perf_counter()
         options = self.options
-        more = options.more() if options.samples else within(options.budget, started)
+        more = options.more(started)  # no world the budget cannot fit
         # On a clock, a draw gives up at the budget's end (then sharp's choice stands in
         # if no world was drawn); with ``samples`` every draw runs to its end.
         give_up = None if self.options.samples else started + self.options.budget

@@ -348,9 +348,7 @@ def shrewds_bet(view: TrucoView, legal: Sequence[Action], bettor: BaseBot) -> Ac
     return rest[choice] if isinstance(choice, int) else choice
 
 
-def guarded(
-    actions: Sequence[Action], best: int, default: Action, asked: str, race: Race
-) -> int:
+def guarded(actions: Sequence[Action], best: int, default: Action, asked: str, race: Race) -> int:
     """bets=guard: the search's ``best`` unless it changes the betting of ``default``
     (shrewd's choice) without gaining ``MARGIN`` points and ``GUARD_Z`` paired standard
     errors over what keeps that betting: ``default`` itself when it is a bet, else the
