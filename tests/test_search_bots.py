@@ -57,25 +57,38 @@ def test_ruff_pimc_plays_legal_whole_matches(rules: RuffRules) -> None:
     assert no_faults(record)
 
 
+def _choices(match: Any, bot: Any, most: int) -> list[str]:
+    """The first ``most`` actions of ``match`` with ``bot`` in every seat, each checked
+    to be one of the legal actions."""
+    out = []
+    while not match.is_over and len(out) < most:
+        (seat,) = match.to_act()
+        legal = match.legal_actions(seat)
+        picked = bot.act(match.view(seat), legal)
+        action = legal[picked] if isinstance(picked, int) else picked
+        assert action in legal
+        out.append(str(action))
+        match.apply(seat, action)
+    return out
+
+
 def test_with_samples_their_play_repeats_exactly() -> None:
-    """The same seed and sample count: the same choices, whatever ran before."""
+    """The same seed and sample count: the same choices (in Ruff the announcement, the
+    rub and the play), whatever ran before; every choice is one of the legal actions."""
+    from arena.games.ruff.state import RuffMatch
     from arena.games.truco.state import TrucoMatch
 
-    def choices(bot: TrucoPimc) -> list[str]:
-        match = TrucoMatch(TrucoRules(seats=2), seed="repeat")
-        out = []
-        while not match.is_over and len(out) < 40:
-            (seat,) = match.to_act()
-            legal = match.legal_actions(seat)
-            picked = bot.act(match.view(seat), legal)
-            action = legal[picked] if isinstance(picked, int) else picked
-            out.append(str(action))
-            match.apply(seat, action)
-        return out
+    def truco(bot: TrucoPimc) -> list[str]:
+        return _choices(TrucoMatch(TrucoRules(seats=2), seed="repeat"), bot, 40)
 
-    first = choices(TrucoPimc(seed=3, samples=5))
+    def ruff(bot: RuffPimc) -> list[str]:
+        rules = RuffRules(form="single", seats=2)  # type: ignore[arg-type]
+        return _choices(RuffMatch(rules, seed="repeat"), bot, 30)
+
+    first = truco(TrucoPimc(seed=3, samples=5)), ruff(RuffPimc(seed=3, samples=4))
     random.seed(99)  # nothing global is read
-    assert choices(TrucoPimc(seed=3, samples=5)) == first
+    assert truco(TrucoPimc(seed=3, samples=5)) == first[0]
+    assert ruff(RuffPimc(seed=3, samples=4)) == first[1]
 
 
 def test_ruff_discards_searched_are_legal_sets_of_four() -> None:
@@ -193,26 +206,3 @@ def test_a_search_begins_no_world_that_would_end_past_its_budget() -> None:
     assert done == 4 and ended <= 0.055
     assert options.more(0.0, clock=lambda: 9.0)(0)  # the first world, even past the budget
     assert [SearchOptions(samples=3).more()(n) for n in range(5)] == [True] * 3 + [False] * 2
-
-
-def test_ruff_pimc_with_samples_repeats_exactly_and_plays_only_legal_moves() -> None:
-    """The same seed and sample count: the same choices (the announcement, the rub and
-    the play), whatever ran before; every choice is one of the legal actions."""
-    from arena.games.ruff.state import RuffMatch
-
-    def choices(bot: RuffPimc) -> list[str]:
-        match = RuffMatch(RuffRules(form="single", seats=2), seed="repeat")  # type: ignore[arg-type]
-        out = []
-        while not match.is_over and len(out) < 30:
-            (seat,) = match.to_act()
-            legal = match.legal_actions(seat)
-            picked = bot.act(match.view(seat), legal)
-            action = legal[picked] if isinstance(picked, int) else picked
-            assert action in legal
-            out.append(str(action))
-            match.apply(seat, action)
-        return out
-
-    first = choices(RuffPimc(seed=3, samples=4))
-    random.seed(99)  # nothing global is read
-    assert choices(RuffPimc(seed=3, samples=4)) == first
