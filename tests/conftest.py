@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -12,6 +13,15 @@ from typing import Any, NoReturn
 import pytest
 
 MissingTool = Callable[[str, str], NoReturn]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Ctrl-C as a terminal delivers it, whatever started the suite: a suite run in the
+    background of a script inherits SIGINT ignored, and its children (the arena runs the
+    Ctrl-C tests start) would inherit that too and never see the signal they are sent.
+    The tests that mean a background job (tests/test_signals.py) make it so themselves."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 JS_DIR = Path(__file__).resolve().parents[1] / "bots" / "js"
 NPM_TIMEOUT = 300.0
 
