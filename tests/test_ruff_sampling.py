@@ -98,7 +98,12 @@ def brute_force(view: RuffView) -> dict[Placement, int]:
     others = [s for s in range(n) if s != me]
     sizes = {s: view.hand_size - len(plays[s]) for s in others}
     known = {int(c) for c in view.dealt} | {c for p in plays.values() for c in p}
-    known.add(int(view.turned))
+    turned = int(view.turned)
+    # The rubber took the turned card (F5): when it did not play it, it is in the
+    # rubber's cards now or its discards, placed like an unseen card.
+    spread = r != me and turned not in plays[r]
+    if not spread:
+        known.add(turned)
     if view.taken is not None:
         known |= {int(c) for c in view.taken} | {int(c) for c in view.discards or ()}
     unseen = [c for c in range(52) if c not in known]
@@ -106,24 +111,12 @@ def brute_force(view: RuffView) -> dict[Placement, int]:
     out: dict[Placement, int] = {}
     slots = others + ([-1] if r != me else [])  # -1: the rubber's discards
     caps = [sizes[s] for s in others] + ([4] if r != me else [])
-    turned = int(view.turned)
-    if r != me and turned not in plays[r]:
-        caps[others.index(r)] -= (
-            1  # the rubber took the turned card: it is in its cards now or thrown
-        )
 
     def place(i: int, left: list[int], chosen: list[tuple[int, ...]]) -> None:
         if i == len(slots):
             now = {s: frozenset(chosen[k]) for k, s in enumerate(others)}
             thrown = frozenset(chosen[-1]) if r != me else frozenset()
-            if r != me and turned not in plays[r]:
-                for kept in (True, False):  # the turned card: in its cards now, or thrown
-                    nowr = now[r] | {turned} if kept else now[r]
-                    thr = thrown if kept else thrown | {turned}
-                    w = count_splits(view, now | {r: nowr}, thr, plays, mine)
-                    if w:
-                        key = tuple(nowr if s == r else now.get(s, frozenset()) for s in range(n))
-                        out[(*key, thr)] = w
+            if spread and turned not in now[r] | thrown:
                 return
             w = count_splits(view, now, thrown, plays, mine)
             if w:
