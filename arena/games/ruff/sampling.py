@@ -311,8 +311,40 @@ class Sampler:
                 if s != r:
                     banned[self.ace] = banned.get(self.ace, 0) | 1 << where[s]
         self.bins = bins
+        # Another seat rubbed and won the ruff: F6 pins down its dealt cards of the shown
+        # suit, but its cards now, discards and plays mix them with the head cards it took.
+        # A card of that suit that its dealt cards cannot hold (``taken_only``) is, if it
+        # is the rubber's at all, one of the three head cards it took beside the turned
+        # card. Drawing such cards freely into its bins and rejecting the deals that hold
+        # more of them than it took can fail nearly always; so each case below fixes how
+        # many go to its cards now (``a``) and to its discards (``t``), at most three in
+        # all with those it played, and the split into dealt and taken puts them in the
+        # taken cards.
+        self.taken_only: frozenset[int] = frozenset()
+        must: list[int] = []  # the unseen ``taken_only`` cards, alike to the counting
+        known_taken = 0  # ``taken_only`` cards the rubber played, or known to be its
+        if self.mixed and shown is not None and shown.seat == r:
+            assert r is not None
+            shown_set = {int(x) for x in shown.cards}
+            short = self.turned in shown_set  # all its dealt cards of the suit are shown
+            floor = min((x % 13 for x in shown_set if x != self.turned), default=13)
+            self.taken_only = frozenset(
+                c
+                for c in range(shown.suit * 13, shown.suit * 13 + 13)
+                if c not in shown_set and c != self.turned and (short or c % 13 > floor)
+            )
+            must = [u for u in unseen if u in self.taken_only and u not in banned]
+            known = [c for c in [*self.played[r], *either] if c in self.taken_only]
+            known_taken = len(known)
+            # The taken cards the split puts first: exactly those the case counts (another
+            # ``taken_only`` card, left free, is still rejected by ``_fits`` if dealt).
+            self.taken_only = frozenset([*must, *known])
+        self.must = must
+        heads = RUB_CARDS - 1  # the head cards the rubber took beside the turned card
+        pool = self.hand_size + heads  # its dealt cards and those three
         # One case per way to share the rubber's known cards between its hand and its
-        # discards, weighed by its number of deals.
+        # discards (and per count of ``must`` cards in each), weighed by its number of
+        # deals: placements of the unseen cards times splits of the rubber's cards.
         self.cases: list[tuple[dict[int, int], Partition]] = []
         weights: list[int] = []
         for thrown in range(min(len(either), RUB_CARDS) + 1):
@@ -327,18 +359,65 @@ class Sampler:
                     ok = ok and case_caps[b] >= 0 and bool(allowed[b] >> (card // 13) & 1)
                 if not ok:
                     continue
-                part = Partition(unseen, case_caps, allowed, banned)
-                if part.total:
-                    self.cases.append((placed, part))
-                    weights.append(part.total)
+                for a, t in self._must_counts(len(must), heads - known_taken):
+                    case = self._case(placed, case_caps, unseen, allowed, banned, a, t)
+                    if case is None:
+                        continue
+                    part = case[1]
+                    weight = part.total * comb(len(must), a) * comb(len(must) - a, t)
+                    if self.mixed:
+                        forced = known_taken + a + t
+                        weight *= comb(pool - forced, heads - forced)
+                    if weight:
+                        self.cases.append(case)
+                        weights.append(weight)
         if not self.cases:
             raise ValueError("no deal respects every void this view shows")
         self.cumulative = list(itertools.accumulate(weights))
+        self.tries = 0  # candidate deals drawn so far, kept or not (a count, never a time)
+
+    @staticmethod
+    def _must_counts(must: int, room: int) -> list[tuple[int, int]]:
+        """(in its cards now, in its discards) counts of the ``must`` cards the rubber may
+        hold, ``room`` taken head cards being left for them; (0, 0) alone when none."""
+        return [(a, t) for a in range(must + 1) for t in range(must + 1 - a) if a + t <= room]
+
+    def _case(
+        self,
+        placed: dict[int, int],
+        caps: list[int],
+        unseen: list[int],
+        allowed: list[int],
+        banned: dict[int, int],
+        a: int,
+        t: int,
+    ) -> tuple[dict[int, int], Partition] | None:
+        """The case where the first ``a`` of ``must`` are in the rubber's cards now, the
+        next ``t`` in its discards and the rest in neither (the ``must`` cards are alike,
+        so ``_draw`` relabels them at random); None if no deal has it."""
+        if not self.must:
+            return placed, Partition(unseen, caps, allowed, banned)
+        r, thrown = self.bins.index(self.rubber), self.bins.index(THROWN)  # type: ignore[arg-type]
+        placed = dict(placed)
+        caps = caps[:]
+        for k, card in enumerate(self.must[: a + t]):
+            b = r if k < a else thrown
+            if not allowed[b] >> (card // 13) & 1:
+                return None  # it showed out of the suit: none in its cards now
+            placed[card] = b
+            caps[b] -= 1
+        if min(caps) < 0:
+            return None
+        banned = dict(banned)
+        for card in self.must[a + t :]:
+            banned[card] = banned.get(card, 0) | 1 << r | 1 << thrown
+        return placed, Partition([c for c in unseen if c not in placed], caps, allowed, banned)
 
     def sample(self, rng: random.Random, give_up_at: float | None = None) -> Deal:
         """One draw. ``give_up_at`` (a ``time.perf_counter()`` time): raise TimeoutError
         past it rather than go on drawing (for a bot on a clock)."""
         for tries in range(self.TRIES):
+            self.tries += 1
             deal = self._draw(rng)
             if deal is not None:
                 return deal
@@ -355,6 +434,9 @@ class Sampler:
         parts = partition.draw(rng)
         for card, b in placed.items():
             parts[b].append(card)
+        if len(self.must) > 1:  # which ``must`` cards went where: any, alike (see ``_case``)
+            relabel = dict(zip(self.must, rng.sample(self.must, len(self.must)), strict=True))
+            parts = [[relabel.get(c, c) for c in part] for part in parts]
         n, me, r = self.seats, self.me, self.rubber
         dealt: list[tuple[int, ...]] = [()] * n
         dead: list[int] = []
@@ -371,7 +453,10 @@ class Sampler:
             assert r is not None and discards is not None
             pool = parts[self.bins.index(r)] + list(discards) + self.played[r]
             others = [c for c in pool if c != self.turned]
-            heads = rng.sample(others, RUB_CARDS - 1)  # the head cards it took, any three
+            # The head cards it took: the ``taken_only`` ones it holds, and any others.
+            heads = [c for c in others if c in self.taken_only]
+            free = [c for c in others if c not in self.taken_only]
+            heads += rng.sample(free, RUB_CARDS - 1 - len(heads))  # the case left room
             dealt[r] = tuple(c for c in others if c not in heads)
             taken = [self.turned, *heads]
         dealt[me] = self.dealt_me
