@@ -168,9 +168,11 @@ def likelihood(view: RuffView, deal: sim.Deal, trust: float = TRUST) -> float:
 
 
 class NoWorld(Exception):
-    """The sampler found no deal that fits the view in its tries. Seen at 3 seats (once
-    in the first 40 deals of a test run; the cause is not found yet): ``sharp`` then takes
-    that decision rather than the bot failing its move."""
+    """The sampler found no deal that fits the view in its tries: ``sharp`` then takes
+    that decision rather than the bot failing its move. It was seen at 3 seats about once
+    in 30 to 40 deals, where a rubber that won the ruff had taken cards of its shown suit
+    from the head (fixed in ``arena.games.ruff.sampling``); views where an announced
+    minimum (F4) rejects most draws can still come near the sampler's cap."""
 
 
 def choose(tally: Tally) -> int:
