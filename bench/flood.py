@@ -608,6 +608,7 @@ def hold(
         hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     host, port = address.rsplit(":", 1)
+    h2raw.loopback_only(host, *sources)  # as every h2raw.Conn does
     target = (host, int(port))
     hello = h2raw.PREFACE + h2raw.frame(h2raw.SETTINGS, 0, 0)
     selector = selectors.DefaultSelector()

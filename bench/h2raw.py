@@ -88,6 +88,12 @@ def loopback_sources(count: int, per_block: int) -> list[str]:
     return out
 
 
+def loopback_only(*addresses: str) -> None:
+    """Refuse any address outside loopback: an attack here never leaves the machine."""
+    if not all(ipaddress.ip_address(a).is_loopback for a in addresses):
+        raise ValueError("loopback only")
+
+
 class Conn:
     """One HTTP/2 connection from ``source`` to ``address`` (``host:port``, loopback).
 
@@ -98,8 +104,7 @@ class Conn:
         self, address: str, source: str = "127.0.0.1", timeout: float = 10.0, parse: bool = True
     ) -> None:
         host, port = address.rsplit(":", 1)
-        if not all(ipaddress.ip_address(a).is_loopback for a in (host, source)):
-            raise ValueError("loopback only")
+        loopback_only(host, source)
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.settimeout(timeout)
         self.sock.bind((source, 0))
