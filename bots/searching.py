@@ -11,7 +11,8 @@ scoring are the game's; this module holds the rest once:
   that play repeats exactly), checked once.
 * ``decision_rng``: a ``random.Random`` that depends only on the bot's seed and the
   position, never on the order in which decisions were asked.
-* ``Tally``: per-candidate sums of values, with means and standard errors.
+* ``Tally``: per-candidate sums of values, with means and standard errors; ``clear_gain``:
+  whether a gain over a default candidate is worth leaving it for.
 * ``search``: the loop itself (draw a world, score every candidate in it) under the budget.
 """
 
@@ -114,6 +115,13 @@ class Tally:
         so the cheapest card or the quietest call)."""
         sums = self.sums
         return max(range(len(sums)), key=sums.__getitem__)
+
+
+def clear_gain(gain: float, error: float, margin: float, z: float) -> bool:
+    """Whether a candidate's mean gain over the default (paired over the same worlds) is
+    worth leaving the default for: at least ``margin`` points and ``z`` standard errors.
+    A search that switches on every small difference plays its own noise."""
+    return gain >= margin and gain >= z * error
 
 
 def search(

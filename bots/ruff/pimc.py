@@ -48,7 +48,7 @@ from arena.games.ruff.sampling import Sampler
 from arena.games.ruff.view import RuffView
 from bots.ruff.sharp import Bot as SharpBot
 from bots.ruff.sharp import discards as sharp_discards
-from bots.searching import SearchOptions, Tally, decision_rng, search
+from bots.searching import SearchOptions, Tally, clear_gain, decision_rng, search
 
 MAX_DISCARDS = 10  # candidate discards searched
 TRUST = 1.0  # how far the others' announcements are believed to be their true ruffs
@@ -182,10 +182,7 @@ def choose(tally: Tally) -> int:
     plays its noise: it throws a king where sharp would throw a four, since in the
     playouts' open worlds both lose the same trick."""
     best = tally.best()
-    gain = tally.mean(best)
-    if best and gain >= MARGIN and gain >= Z * tally.stderr(best):
-        return best
-    return 0
+    return best if best and clear_gain(tally.mean(best), tally.stderr(best), MARGIN, Z) else 0
 
 
 def discard_candidates(hand: Sequence[Card], trump: int) -> list[tuple[Card, ...]]:
@@ -232,8 +229,7 @@ class Bot(BaseBot):
         if len(legal) == 1:
             return 0
         started = time.perf_counter()
-        options = self.options
-        more = options.more(started)  # no world the budget cannot fit
+        more = self.options.more(started)  # no world the budget cannot fit
         # On a clock, a draw gives up at the budget's end (then sharp's choice stands in
         # if no world was drawn); with ``samples`` every draw runs to its end.
         give_up = None if self.options.samples else started + self.options.budget

@@ -57,7 +57,7 @@ from arena.games.truco.actions import (
 from arena.games.truco.calls import TRUCO_LADDER, EnvidoCall, TrucoCall
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.view import TrucoView
-from bots.searching import SearchOptions, decision_rng, search
+from bots.searching import SearchOptions, clear_gain, decision_rng, search
 from bots.truco import shrewd
 
 NOISE = 0.05  # the share of playout cards played at random: worlds stay varied
@@ -363,8 +363,7 @@ def guarded(actions: Sequence[Action], best: int, default: Action, asked: str, r
         keep = max(rest, key=lambda i: race.gain(i, best)[0])
     else:
         return best  # a card for a card: no betting changed
-    gain, error = race.gain(best, keep)
-    return best if gain >= MARGIN and gain >= GUARD_Z * error else keep
+    return best if clear_gain(*race.gain(best, keep), MARGIN, GUARD_Z) else keep
 
 
 def candidates(view: TrucoView, legal: Sequence[Action], bettor: BaseBot) -> list[Action]:
