@@ -328,16 +328,16 @@ class Sampler:
             shown_set = {int(x) for x in shown.cards}
             short = self.turned in shown_set  # all its dealt cards of the suit are shown
             floor = min((x % 13 for x in shown_set if x != self.turned), default=13)
-            self.taken_only = frozenset(
+            undealt = {  # of the shown suit, cards its dealt cards cannot hold (F6)
                 c
                 for c in range(shown.suit * 13, shown.suit * 13 + 13)
                 if c not in shown_set and c != self.turned and (short or c % 13 > floor)
-            )
-            must = [u for u in unseen if u in self.taken_only and u not in banned]
-            known = [c for c in [*self.played[r], *either] if c in self.taken_only]
+            }
+            must = [u for u in unseen if u in undealt and u not in banned]
+            known = [c for c in [*self.played[r], *either] if c in undealt]
             known_taken = len(known)
             # The taken cards the split puts first: exactly those the case counts (another
-            # ``taken_only`` card, left free, is still rejected by ``_fits`` if dealt).
+            # such card, left free, is still rejected by ``_fits`` if dealt).
             self.taken_only = frozenset([*must, *known])
         self.must = must
         heads = RUB_CARDS - 1  # the head cards the rubber took beside the turned card
