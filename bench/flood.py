@@ -249,7 +249,9 @@ async def scenario(name: str, rounds: int, deals: int, args: argparse.Namespace)
                     flooder.kill()
                     flooder.wait()
                 report = {"error": f"the flooder did not report: {exc or type(exc).__name__}"}
-            for key, value in report.items():  # counts add up across the processes
+            # Counts add up across the processes ("most open": each one's peak, so the
+            # sum is an upper bound on the connections open at once).
+            for key, value in report.items():
                 if isinstance(value, int):
                     codes[key] += value
                 else:
