@@ -46,10 +46,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from arena.core.seeding import seeded_secret  # noqa: E402
-from arena.play.run import RunConfig, load_bots, make_plan  # noqa: E402
+from arena.games.registry import REGISTRY  # noqa: E402
+from arena.play.run import RunConfig, entrant_names_for, load_bots, make_plan  # noqa: E402
 from arena.play.tournament import run_in_process  # noqa: E402
 from arena.standings import settle  # noqa: E402
-from arena.standings.ratings import Ratings, match_order  # noqa: E402
+from arena.standings.ratings import BotEvidence, Ratings, match_order  # noqa: E402
 
 CACHE = ROOT / "results" / "bench-ratings"
 CHECKPOINTS = (5, 10, 16, 20, 30, 40, 80, 120)  # 16 and 20: the goals in target and classic
@@ -375,6 +376,124 @@ def stops_table(variant: str, bundled: Sequence[Walk], true_order: Sequence[str]
               f"{when}; {len(done)} stopped (median {median}), {capped} at the cap")  # fmt: skip
 
 
+# The default fields of the other games (``--tables fields``): each holds every bundled
+# bot twice but Truco's basic and random, so --until-settled tests bots (``BotEvidence``).
+# The pair whose label is swapped at random to make two identical bots from real runs:
+# Ruff's field has two of each, so sharp#i and steady#i swap (one coin a match).
+FIELD_GAMES = ("truco", "ruff")
+SWAPS: dict[str, tuple[str, str]] = {"ruff": ("sharp", "steady")}
+
+
+def play_default(game: str, seed: int, rounds: int, cache: Path = CACHE) -> list[dict[str, Any]]:
+    """The match records of one in-process run of ``game``'s default field at its default
+    options, as ``arena tournament --in-process --game GAME --seed S --rounds R`` plays it
+    (cached). Only a run of exactly R rounds serves: where some entrants sit out each
+    round (Ruff's six at one table of four), who sits out when depends on R."""
+    path = cache / f"{game}-default-r{rounds}" / f"seed{seed}.jsonl"
+    if path.exists():
+        return [json.loads(line) for line in path.read_text().splitlines() if line]
+    specs = list(REGISTRY[game].default_entrants({}))
+    config = RunConfig(rounds=rounds, game=game, seed=seed, transport="in-process",
+                       bots=specs, names=entrant_names_for(specs))  # fmt: skip
+    secret = seeded_secret(seed)
+    plan = make_plan(config, secret=secret)
+    writer = MemoryWriter()
+    run_in_process(plan, load_bots(config, secret), writer)  # type: ignore[arg-type]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(r) + "\n" for r in writer.records))
+    tmp.replace(path)
+    return writer.records
+
+
+def swapped_pairs(
+    records: Sequence[Mapping[str, Any]], a: str, b: str, chance: float, rng: random.Random
+) -> list[dict[str, Any]]:
+    """``swapped`` for bots with several entrants: in each match, with probability
+    ``chance``, every ``a#i`` and ``b#i`` exchange names (one coin for the match)."""
+    names = {a: b, b: a}
+    out = []
+    for record in records:
+        copy = dict(record)
+        if rng.random() < chance:
+            copy["seats"] = [
+                names.get(kind(n), kind(n)) + n.removeprefix(kind(n)) for n in record["seats"]
+            ]
+        out.append(copy)
+    return out
+
+
+def walk_field(records: Sequence[Mapping[str, Any]], rounds: int) -> Walk:
+    """Where --until-settled stops on a run of a default field, as the CLI runs it: each
+    entrant's bot known from its name (``sharp#2`` is a sharp), twins the same bot, the
+    bots tested with all their entrants' deals (``BotEvidence``)."""
+    rounds_of = by_round(records)
+    names = sorted({n for r in records for n in r["seats"]})
+    bots = {n: kind(n) for n in names}
+    ratings = Ratings()
+    pooled = BotEvidence(bots) if settle.has_twins(bots) else None
+    ranked: list[str] = []
+    found: list[str] = []
+    for r in range(1, rounds + 1):
+        for record in sorted(rounds_of.get(r, []), key=match_order):
+            ratings.rate_match(record)
+            if pooled is not None:
+                pooled.add(record)
+        ranked = ratings.ranked(names)
+        found = settle.verdicts(ratings, ranked, None, bots, pooled)
+        if all(v != settle.OPEN for v in found):
+            return Walk({}, [], r, ranked, found, [], {})
+    return Walk({}, [], None, ranked, found, [], {})
+
+
+def bot_order_declared(walk_: Walk, upper: str, lower: str) -> bool:
+    """Whether the stop put some entrant of bot ``upper`` above one of bot ``lower`` by an
+    above verdict (``declared`` for bots with several entrants)."""
+    if walk_.stop is None:
+        return False
+    for i, a in enumerate(walk_.ranked):
+        for j in range(i + 1, len(walk_.ranked)):
+            b = walk_.ranked[j]
+            if kind(a) == upper and kind(b) == lower and declared(walk_, a, b):
+                return True
+    return False
+
+
+def fields_table(game: str, runs: Sequence[Sequence[Mapping[str, Any]]], rounds: int,
+                 draws: int, rng: random.Random) -> None:  # fmt: skip
+    """The default field's stops (each seed's round and verdicts) and, where the field has
+    two bots of two entrants each, wrong stops between identical bots made by swapping
+    their labels."""
+    print(f"\n{game}, default field: --until-settled checked after every round, cap {rounds}")
+    walks = [walk_field(r, rounds) for r in runs]
+    for seed, w in enumerate(walks, start=1):
+        verdicts = ", ".join(f"{a} {v} {b}" for a, b, v in
+                             zip(w.ranked, w.ranked[1:], w.found, strict=False))  # fmt: skip
+        print(f"  seed {seed}: " + (f"stopped after {w.stop}" if w.stop else "open at the cap")
+              + f": {verdicts}")  # fmt: skip
+    done = sorted(w.stop for w in walks if w.stop is not None)
+    if done:
+        print(f"  {len(done)} of {len(walks)} stopped by round {rounds}, median "
+              f"{done[len(done) // 2]}, by round 100: {sum(s <= 100 for s in done)}")  # fmt: skip
+    if game not in SWAPS or not draws:
+        return
+    a, b = SWAPS[game]
+    for title, chance, wrong in (
+        (f"identical bots ({a} and {b} labels swapped at 1/2)", 0.5,
+         lambda w: bot_order_declared(w, a, b) or bot_order_declared(w, b, a)),
+        ("a tenth of their gap (swapped at 0.45)", 0.45,
+         lambda w: bot_order_declared(w, b, a)),
+    ):  # fmt: skip
+        made = [walk_field(swapped_pairs(r, a, b, chance, rng), rounds)
+                for r in runs for _ in range(draws)]  # fmt: skip
+        bad = [w.stop for w in made if wrong(w)]
+        stops = sorted(w.stop for w in made if w.stop is not None)
+        median = stops[len(stops) // 2] if stops else None
+        print(f"  {title}: wrong stops {share(len(bad), len(made))} of {len(made)} runs "
+              f"({len(runs)} played x {draws} label draws); {len(stops)} stopped "
+              f"(median {median})")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="tournaments for goal/calibration")
@@ -387,12 +506,28 @@ def main() -> None:
     parser.add_argument("--draw-seed", type=int, default=29, help="seed of the label draws")
     parser.add_argument("--truth-rounds", type=int, default=2000)
     parser.add_argument("--variants", default="classic,target")
-    parser.add_argument("--tables", default="goal,calibration,stops")
+    parser.add_argument("--tables", default="goal,calibration,stops",
+                        help="any of goal, calibration, stops, fields (the Truco and Ruff "
+                        "default fields' stops)")  # fmt: skip
+    parser.add_argument("--field-games", default=",".join(FIELD_GAMES))
+    parser.add_argument("--field-seeds", type=int, default=8, help="runs per default field")
+    parser.add_argument("--field-rounds", type=int, default=250, help="their rounds (the cap)")
+    parser.add_argument("--field-draws", type=int, default=50,
+                        help="label draws per run for the identical-bots check")  # fmt: skip
     parser.add_argument("--cache", type=Path, default=CACHE, help="where runs are kept")
     parser.add_argument("--cached-only", action="store_true",
                         help="only the seeds among 1..--seeds already played")  # fmt: skip
     args = parser.parse_args()
     tables = set(args.tables.split(","))
+    if "fields" in tables:
+        rng = random.Random(args.draw_seed)
+        for game in args.field_games.split(","):
+            runs = [play_default(game, seed, args.field_rounds, args.cache)
+                    for seed in range(1, args.field_seeds + 1)]  # fmt: skip
+            fields_table(game, runs, args.field_rounds, args.field_draws, rng)
+        tables.discard("fields")
+        if not tables:
+            return
     for variant in args.variants.split(","):
         true_order = truth(variant, args.truth_rounds, args.cache)
         started = time.perf_counter()
