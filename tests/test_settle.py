@@ -231,3 +231,37 @@ def test_twins_settle_as_the_same_bot_in_a_real_run(
     assert max(rounds) < 80
     rows = json.loads((out / "leaderboard.json").read_text())["rows"]
     assert rows[-1]["bot"] == "random"
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "order"),
+    [
+        # Ruff's default field at its default options (two each of three bots, one table
+        # of four a round): seed 1 stops after 73 of the default cap's 500 rounds
+        ("ruff", [], ["sharp", "steady", "random"]),
+        # Truco's default field at two seats to 15 points: the same four bots; at four
+        # seats, its default, the field needs 106-240 rounds (bench/ratings.py --tables
+        # fields), too long for a test
+        ("truco", ["--seats", "2", "--points", "15"], ["shrewd", "basic", "random"]),
+    ],
+)
+def test_a_default_field_settles_under_the_default_cap(
+    tmp_path: Path, game: str, options: list[str], order: list[str]
+) -> None:
+    """--until-settled without --rounds runs up to SETTLE_CAP rounds, and a default field
+    (each bot's twins tested as one bot) stops well before it, in the bots' true order."""
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, [
+        "tournament", "--in-process", "--game", game, *options, "--until-settled",
+        "--seed", "1", "--workers", "1", "--quiet", "--results", str(out),
+    ])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    text = " ".join(result.output.split())
+    assert f"of {settle.SETTLE_CAP} rounds" in text
+    assert "stopped after" in text
+    assert "each bot tested with all its entrants' deals" in text
+    rounds = {json.loads(line)["round"] for line in (out / "matches.jsonl").open()}
+    assert max(rounds) <= 100
+    rows = json.loads((out / "leaderboard.json").read_text())["rows"]
+    bots = [row["bot"].split("#")[0] for row in rows]
+    assert [b for i, b in enumerate(bots) if i == 0 or bots[i - 1] != b] == order
