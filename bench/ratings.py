@@ -150,6 +150,20 @@ def truth(variant: str, rounds: int, cache: Path = CACHE) -> list[str]:
     return order
 
 
+def true_skills(
+    variant: str, rounds: int, field: str | None, cache: Path = CACHE
+) -> dict[str, float]:
+    """Each bot's estimate after one long run of the field (seed 0, cached; a bot's
+    entrants averaged): the true gaps, in skill units, for the calibration table's "if the
+    gap were known" column."""
+    ratings = Ratings()
+    ratings.rate_all(play(variant, 0, rounds, duplicate=False, cache=cache, field=field))
+    skills: dict[str, list[float]] = {}
+    for name in ratings.names():
+        skills.setdefault(kind(name), []).append(ratings.estimate(name))
+    return {bot: sum(values) / len(values) for bot, values in skills.items()}
+
+
 def by_round(records: Sequence[Mapping[str, Any]]) -> dict[int, list[Mapping[str, Any]]]:
     out: dict[int, list[Mapping[str, Any]]] = {}
     for rec in records:
@@ -175,7 +189,8 @@ class Walk:
     """One run rated round by round as the leaderboard and --until-settled do."""
 
     right: dict[str, list[bool]]  # sort -> whether round r's order is the true one
-    calibration: list[tuple[float, bool]]  # (P(>next) shown, the upper one truly better)
+    # (P(>next) shown, the upper one truly better, the chance it is if the gap were known)
+    calibration: list[tuple[float, bool, float]]
     stop: int | None  # the round --until-settled stopped after (None: not by the cap)
     ranked: list[str]  # the order at the stop (or at the cap)
     found: list[str]  # the verdicts on its neighbours
@@ -190,6 +205,7 @@ def walk(
     true_order: Sequence[str] | None,
     *,
     sorts: bool = True,
+    skills: Mapping[str, float] | None = None,
 ) -> Walk:
     """Rate ``records`` round by round: each sort's order against ``true_order`` (the
     bots' kinds), the calibration pairs, and where --until-settled would stop."""
@@ -197,7 +213,7 @@ def walk(
     ratings = Ratings()
     seen: list[Mapping[str, Any]] = []
     right: dict[str, list[bool]] = {"leaderboard": [], "score/deal": [], "μ − 3σ": []}
-    calibration: list[tuple[float, bool]] = []
+    calibration: list[tuple[float, bool, float]] = []
     stop: int | None = None
     ranked: list[str] = []
     found: list[str] = []
@@ -221,7 +237,8 @@ def walk(
             for a, b in zip(ranked, ranked[1:], strict=False):
                 truly = truly_above(a, b, true_order)
                 if truly is not None:
-                    calibration.append((ratings.prob_better(a, b), truly))
+                    calibration.append((ratings.prob_better(a, b), truly,
+                                        known_gap(ratings, a, b, skills)))  # fmt: skip
             for a, b in zip(true_order, true_order[1:], strict=False):
                 if a in ratings and b in ratings:
                     gap, variance = ratings.gap(a, b)
@@ -235,6 +252,22 @@ def walk(
     if stop is None:
         found = settle.verdicts(ratings, ranked)
     return Walk(right, calibration, stop, ranked, found, deals, gaps)
+
+
+def known_gap(ratings: Ratings, a: str, b: str, skills: Mapping[str, float] | None) -> float:
+    """How often the upper of neighbours ``a`` and ``b`` is truly better given what the
+    board shows, if the size of their true gap, delta, were known: with the estimate x of
+    the gap and its variance V, the posterior under the two-point prior +-delta,
+    1 / (1 + exp(-2 |x| delta / V)). The best calibrated P(>next) there is; no estimator
+    knows delta, and P(>next) (the flat prior on the gap) matches it only where the true
+    gaps are spread around zero (NaN: no ``skills``)."""
+    if skills is None:
+        return math.nan
+    gap, variance = ratings.gap(a, b)
+    delta = abs(skills[kind(a)] - skills[kind(b)])
+    if variance <= 0.0:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(min(700.0, -2.0 * abs(gap) * delta / variance)))
 
 
 def declared(walk_: Walk, upper: str, lower: str) -> bool:
@@ -328,16 +361,19 @@ def spread_table(variant: str, walks: Sequence[Walk], rounds: int) -> None:
 def calibration_table(title: str, walks: Sequence[Walk]) -> None:
     pairs = [p for w in walks for p in w.calibration]
     print(f"\n{title}: P(>next) shown against how often it was right "
-          f"({len(pairs)} neighbour pairs, every round of {len(walks)} seeds)")  # fmt: skip
-    print(f"  {'bin':<12} {'pairs':>6}  {'shown':>6}  {'right (95% interval)':<24}")
+          f"({len(pairs)} neighbour pairs, every round of {len(walks)} seeds), and how often "
+          "it would be right by the known true gap")  # fmt: skip
+    print(f"  {'bin':<12} {'pairs':>6}  {'shown':>6}  {'right (95% interval)':<24}  "
+          "if the gap were known")  # fmt: skip
     for low, high in zip(BINS, BINS[1:], strict=False):
-        inside = [(p, ok) for p, ok in pairs if low <= p < high or (high == 1.0 and p == 1.0)]
+        inside = [p for p in pairs if low <= p[0] < high or (high == 1.0 and p[0] == 1.0)]
         if not inside:
             continue
-        shown = sum(p for p, _ in inside) / len(inside)
-        hits = sum(ok for _, ok in inside)
+        shown = sum(p for p, _, _ in inside) / len(inside)
+        hits = sum(ok for _, ok, _ in inside)
+        known = sum(k for _, _, k in inside) / len(inside)
         print(f"  [{low:.2f}, {high:.2f}) {len(inside):>6}  {shown:>6.3f}  "
-              f"{share(hits, len(inside)):<24}")  # fmt: skip
+              f"{share(hits, len(inside)):<24}  {known:.3f}")  # fmt: skip
 
 
 def stops_table(variant: str, bundled: Sequence[Walk], true_order: Sequence[str],
@@ -539,9 +575,13 @@ def main() -> None:
             if args.cached_only:
                 print(f"{variant}: {len(seeds)} of seeds 1..{args.seeds} played "
                       f"({args.rounds} rounds or more)")  # fmt: skip
+            skills = (
+                true_skills(variant, args.truth_rounds, None, args.cache)
+                if "calibration" in tables else None
+            )  # fmt: skip
             walks = [
                 walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache),
-                     args.rounds, true_order)  # fmt: skip
+                     args.rounds, true_order, skills=skills)  # fmt: skip
                 for seed in seeds
             ]
             if "goal" in tables:
@@ -549,9 +589,10 @@ def main() -> None:
             if "calibration" in tables:
                 spread_table(variant, walks, args.rounds)
                 calibration_table(f"{variant}, bundled bots", walks)
+                alone = true_skills(variant, args.truth_rounds, "norandom", args.cache)
                 other = [
                     walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache,
-                              field="norandom"), args.rounds, true_order)  # fmt: skip
+                              field="norandom"), args.rounds, true_order, skills=alone)  # fmt: skip
                     for seed in range(1, (args.other_seeds or args.seeds) + 1)
                     if not args.cached_only
                     or is_cached(variant, seed, args.rounds, args.cache, "norandom")
