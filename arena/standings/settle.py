@@ -35,7 +35,13 @@ deal there is (the default Truco and Ruff fields hold such twins, and at the def
 margin the test needed 150 to 350 rounds to call them level, issue 29). Their order on
 the board is the luck of the draw, and the run says so. A bot whose play depends on its
 seed beyond the luck of its draws (a strategy fixed once from the seed) is not the same
-bot twice: give its twins different options to have them tested.
+bot twice: give its twins different options to have them tested. In a field that holds
+twins, every other pair of neighbours is tested as its two bots (``verdicts``' ``pooled``,
+``arena.standings.ratings.BotEvidence``): from every deal of all of each bot's entrants,
+each bot one skill, the same test on the evidence the deals hold about the bots (a board
+pair of single entrants had about half of it; the default Ruff field stopped after 174 to
+212 rounds, and after 70 to 143 so). A board pair that shows the lower bot on top stays
+open until the board agrees.
 """
 
 from __future__ import annotations
