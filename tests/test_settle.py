@@ -259,7 +259,7 @@ def test_a_default_field_settles_under_the_default_cap(
     text = " ".join(result.output.split())
     assert f"of {settle.SETTLE_CAP} rounds" in text
     assert "stopped after" in text
-    assert "each bot tested with all its entrants' deals" in text
+    assert "each bot with all its entrants' deals" in text
     rounds = {json.loads(line)["round"] for line in (out / "matches.jsonl").open()}
     assert max(rounds) <= 100
     rows = json.loads((out / "leaderboard.json").read_text())["rows"]

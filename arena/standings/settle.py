@@ -209,13 +209,12 @@ class UntilSettled:
         if self.stopped_after is not None:
             level = _pairs("; level within the margin: ", self.levels)
             same = _pairs("; the same bot, level untested: ", self.same)
-            if self.pooled is not None:
-                same += "; each bot tested with all its entrants' deals"
+            pooled = ", each bot with all its entrants' deals" if self.pooled else ""
             return (
                 f"stopped after {self.stopped_after} of {self.plan.rounds} rounds: the order "
                 "is settled (each entrant above the next, or level with it within "
                 f"{self.margin:g} of a deal's spread, by a sequential test wrong at most 1% of "
-                f"the time){level}{same}"
+                f"the time{pooled}){level}{same}"
             )
         return f"reached the cap of {self.plan.rounds} rounds (--rounds) before the order settled"
 
