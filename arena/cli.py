@@ -201,7 +201,7 @@ UntilSettledOpt = Annotated[
         "--margin, by a sequential test (checked after each round, each block with "
         "--duplicate; the entrants of one bot, shrewd#1 and shrewd#2, are tested as one "
         f"bot); --rounds is the cap, {SETTLE_CAP} unless given (the default Truco field "
-        "needed 106-240 rounds, docs/results.md).",
+        "needed 106-325 rounds, docs/results.md).",
     ),
 ]
 MarginOpt = Annotated[
