@@ -38,7 +38,7 @@ import random
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -197,6 +197,8 @@ class Walk:
     deals: list[float]  # deals per entrant by the end of each round
     # (upper, lower) true neighbours -> (the gap's estimate, its standard error) each round
     gaps: dict[tuple[str, str], list[tuple[float, float]]]
+    # --alternatives: other ways to compute P(>next) (``Alternatives``), each as calibration
+    alternatives: dict[str, list[tuple[float, bool, float]]] = field(default_factory=dict)
 
 
 def walk(
@@ -206,6 +208,7 @@ def walk(
     *,
     sorts: bool = True,
     skills: Mapping[str, float] | None = None,
+    alternatives: bool = False,
 ) -> Walk:
     """Rate ``records`` round by round: each sort's order against ``true_order`` (the
     bots' kinds), the calibration pairs, and where --until-settled would stop."""
@@ -214,6 +217,7 @@ def walk(
     seen: list[Mapping[str, Any]] = []
     right: dict[str, list[bool]] = {"leaderboard": [], "score/deal": [], "μ − 3σ": []}
     calibration: list[tuple[float, bool, float]] = []
+    others: dict[str, list[tuple[float, bool, float]]] = {}
     stop: int | None = None
     ranked: list[str] = []
     found: list[str] = []
@@ -239,6 +243,15 @@ def walk(
                 if truly is not None:
                     calibration.append((ratings.prob_better(a, b), truly,
                                         known_gap(ratings, a, b, skills)))  # fmt: skip
+            other = Alternatives(ratings) if alternatives else None
+            for a, b in zip(ranked, ranked[1:], strict=False):
+                truly = truly_above(a, b, true_order)
+                if other is None or truly is None:
+                    continue
+                for name, p in other.probs(a, b).items():
+                    # folded: a P under a half says the lower one is better
+                    row = (p, truly, math.nan) if p >= 0.5 else (1.0 - p, not truly, math.nan)
+                    others.setdefault(name, []).append(row)
             for a, b in zip(true_order, true_order[1:], strict=False):
                 if a in ratings and b in ratings:
                     gap, variance = ratings.gap(a, b)
@@ -251,7 +264,67 @@ def walk(
                     break
     if stop is None:
         found = settle.verdicts(ratings, ranked)
-    return Walk(right, calibration, stop, ranked, found, deals, gaps)
+    return Walk(right, calibration, stop, ranked, found, deals, gaps, others)
+
+
+def t_below(z: float, df: float) -> float:
+    """P(T <= z) for Student's t with ``df`` degrees of freedom: with t = sqrt(df) tan(u),
+    P(0 < T < x) = Gamma((df + 1) / 2) / (sqrt(pi) Gamma(df / 2)) times the integral of
+    cos(u)^(df - 1) from 0 to atan(x / sqrt(df)), a smooth integrand (Simpson's rule)."""
+    if not math.isfinite(df):
+        return 0.5 * math.erfc(-z / math.sqrt(2.0))
+    top = math.atan(abs(z) / math.sqrt(df))
+    steps = 200
+    h = top / steps
+    total = sum(
+        (1 if k in (0, steps) else 4 if k % 2 else 2) * math.cos(k * h) ** (df - 1.0)
+        for k in range(steps + 1)
+    )
+    scale = math.exp(math.lgamma((df + 1.0) / 2.0) - math.lgamma(df / 2.0)) / math.sqrt(math.pi)
+    return 0.5 + math.copysign(min(0.5, scale * total * h / 3.0), z)
+
+
+class Alternatives:
+    """Other ways to compute P(>next) from the same evidence, for ``--alternatives`` (issue
+    29 asked for them; none is the leaderboard's): "t", Student's t tail with the
+    sandwich's D - N + 1 degrees of freedom (D matches, N entrants) in place of the
+    normal; "eb", an empirical-Bayes normal prior on the skills whose width is the field's
+    own spread of estimates less their sampling variance (method of moments: the mean over
+    pairs of ((m_i - m_j)^2 - V_ij) / 2, solved with the estimates it shrinks, three
+    rounds), in place of TrueSkill's sigma0; "eb+t", both. Reads ``Ratings``' evidence
+    (bench only)."""
+
+    def __init__(self, ratings: Ratings) -> None:
+        self.evidence = ratings._evidence
+        self.variance = ratings._scale.variance()
+        usable = self.variance > 0.0 and self.evidence.usable()
+        self.flat = ratings.params.sigma * math.sqrt(self.variance) / ratings.params.beta
+        self.width = self.flat
+        names = list(self.evidence.index)
+        units = self.evidence.clusters + (self.evidence._open is not None)
+        self.df = units - len(names) + 1.0 if units > len(names) else math.inf
+        if not usable:
+            self.evidence = None
+            return
+        for _ in range(3):
+            estimates = self.evidence.estimates(self.variance, self.width)
+            excess = [
+                ((estimates[x] - estimates[y]) ** 2
+                 - self.evidence.gap(x, y, self.variance, self.width)[1]) / 2.0
+                for i, x in enumerate(names) for y in names[i + 1:]
+            ]  # fmt: skip
+            self.width = math.sqrt(max(sum(excess) / len(excess), 1e-6 * self.variance))
+
+    def probs(self, a: str, b: str) -> dict[str, float]:
+        if self.evidence is None or a not in self.evidence.index or b not in self.evidence.index:
+            return {}
+        out = {}
+        for name, width, df in (("t", self.flat, self.df), ("eb", self.width, math.inf),
+                                ("eb+t", self.width, self.df)):  # fmt: skip
+            gap, variance, _ = self.evidence.gap(a, b, self.variance, width)
+            z = gap / math.sqrt(variance) if variance > 0.0 else math.copysign(math.inf, gap)
+            out[name] = t_below(z, df) if math.isfinite(z) else float(z > 0.0)
+        return out
 
 
 def known_gap(ratings: Ratings, a: str, b: str, skills: Mapping[str, float] | None) -> float:
@@ -358,8 +431,11 @@ def spread_table(variant: str, walks: Sequence[Walk], rounds: int) -> None:
         print(f"  {pair[0]} > {pair[1]}: " + "; ".join(cells))
 
 
-def calibration_table(title: str, walks: Sequence[Walk]) -> None:
-    pairs = [p for w in walks for p in w.calibration]
+def calibration_table(title: str, walks: Sequence[Walk], alternative: str | None = None) -> None:
+    pairs = [p for w in walks for p in (w.alternatives.get(alternative, [])
+                                         if alternative else w.calibration)]  # fmt: skip
+    if alternative:
+        title = f"{title}, P(>next) by {alternative!r} (--alternatives)"
     print(f"\n{title}: P(>next) shown against how often it was right "
           f"({len(pairs)} neighbour pairs, every round of {len(walks)} seeds), and how often "
           "it would be right by the known true gap")  # fmt: skip
@@ -545,6 +621,9 @@ def main() -> None:
     parser.add_argument("--tables", default="goal,calibration,stops",
                         help="any of goal, calibration, stops, fields (the Truco and Ruff "
                         "default fields' stops)")  # fmt: skip
+    parser.add_argument("--alternatives", action="store_true",
+                        help="calibration: also P(>next) with a t tail, an empirical-Bayes "
+                        "prior, and both (Alternatives)")  # fmt: skip
     parser.add_argument("--field-games", default=",".join(FIELD_GAMES))
     parser.add_argument("--field-seeds", type=int, default=8, help="runs per default field")
     parser.add_argument("--field-rounds", type=int, default=250, help="their rounds (the cap)")
@@ -581,7 +660,8 @@ def main() -> None:
             )  # fmt: skip
             walks = [
                 walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache),
-                     args.rounds, true_order, skills=skills)  # fmt: skip
+                     args.rounds, true_order, skills=skills,
+                     alternatives=args.alternatives)  # fmt: skip
                 for seed in seeds
             ]
             if "goal" in tables:
@@ -589,15 +669,20 @@ def main() -> None:
             if "calibration" in tables:
                 spread_table(variant, walks, args.rounds)
                 calibration_table(f"{variant}, bundled bots", walks)
+                for name in ("t", "eb", "eb+t") if args.alternatives else ():
+                    calibration_table(f"{variant}, bundled bots", walks, name)
                 alone = true_skills(variant, args.truth_rounds, "norandom", args.cache)
                 other = [
                     walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache,
-                              field="norandom"), args.rounds, true_order, skills=alone)  # fmt: skip
+                              field="norandom"), args.rounds, true_order, skills=alone,
+                         alternatives=args.alternatives)  # fmt: skip
                     for seed in range(1, (args.other_seeds or args.seeds) + 1)
                     if not args.cached_only
                     or is_cached(variant, seed, args.rounds, args.cache, "norandom")
                 ]
                 calibration_table(f"{variant}, no random bot (norandom)", other)
+                for name in ("t", "eb", "eb+t") if args.alternatives else ():
+                    calibration_table(f"{variant}, no random bot (norandom)", other, name)
         if "stops" in tables:
             stop_seeds = [
                 s for s in range(1, args.stop_seeds + 1)

@@ -14,7 +14,7 @@ from procs import run_bench
 def test_the_ratings_bench_prints_its_tables(tmp_path: Path) -> None:
     args = ["--seeds", "2", "--rounds", "5", "--stop-seeds", "1", "--stop-rounds", "6",
             "--draws", "2", "--truth-rounds", "8", "--variants", "target",
-            "--cache", str(tmp_path)]  # fmt: skip
+            "--alternatives", "--cache", str(tmp_path)]  # fmt: skip
     out = run_bench("ratings.py", *args, timeout=300)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
@@ -28,6 +28,9 @@ def test_the_ratings_bench_prints_its_tables(tmp_path: Path) -> None:
                     r"per entrant|stays under 95% up to round 5)", lines[head + 3])  # fmt: skip
     for title in ("target, bundled bots", "target, no random bot (norandom)"):
         assert any(x.startswith(f"{title}: P(>next) shown against how often") for x in lines)
+        for other in ("'t'", "'eb'", "'eb+t'"):  # --alternatives: the same table for each
+            heading = f"{title}, P(>next) by {other} (--alternatives): P(>next) shown"
+            assert any(x.startswith(heading) for x in lines), heading
     # each bin: pairs, shown, right with its interval, and right if the true gap were known
     assert any(re.match(rf"  \[0\.\d\d, [01]\.\d\d\)\s+\d+\s+[01]\.\d{{3}}\s+{share}"
                         r"\s+[01]\.\d{3}\s*$", x) for x in lines)  # fmt: skip
