@@ -448,8 +448,9 @@ def calibration_table(title: str, walks: Sequence[Walk], alternative: str | None
         shown = sum(p for p, _, _ in inside) / len(inside)
         hits = sum(ok for _, ok, _ in inside)
         known = sum(k for _, _, k in inside) / len(inside)
+        said = "—" if math.isnan(known) else f"{known:.3f}"  # --alternatives: not computed
         print(f"  [{low:.2f}, {high:.2f}) {len(inside):>6}  {shown:>6.3f}  "
-              f"{share(hits, len(inside)):<24}  {known:.3f}")  # fmt: skip
+              f"{share(hits, len(inside)):<24}  {said}")  # fmt: skip
 
 
 def stops_table(variant: str, bundled: Sequence[Walk], true_order: Sequence[str],
