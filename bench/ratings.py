@@ -38,7 +38,7 @@ import random
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +46,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from arena.core.seeding import seeded_secret  # noqa: E402
-from arena.play.run import RunConfig, load_bots, make_plan  # noqa: E402
+from arena.games.registry import REGISTRY  # noqa: E402
+from arena.play.run import RunConfig, entrant_names_for, load_bots, make_plan  # noqa: E402
 from arena.play.tournament import run_in_process  # noqa: E402
 from arena.standings import settle  # noqa: E402
-from arena.standings.ratings import Ratings, match_order  # noqa: E402
+from arena.standings.ratings import BotEvidence, Ratings, match_order  # noqa: E402
 
 CACHE = ROOT / "results" / "bench-ratings"
 CHECKPOINTS = (5, 10, 16, 20, 30, 40, 80, 120)  # 16 and 20: the goals in target and classic
@@ -149,6 +150,20 @@ def truth(variant: str, rounds: int, cache: Path = CACHE) -> list[str]:
     return order
 
 
+def true_skills(
+    variant: str, rounds: int, field: str | None, cache: Path = CACHE
+) -> dict[str, float]:
+    """Each bot's estimate after one long run of the field (seed 0, cached; a bot's
+    entrants averaged): the true gaps, in skill units, for the calibration table's "if the
+    gap were known" column."""
+    ratings = Ratings()
+    ratings.rate_all(play(variant, 0, rounds, duplicate=False, cache=cache, field=field))
+    skills: dict[str, list[float]] = {}
+    for name in ratings.names():
+        skills.setdefault(kind(name), []).append(ratings.estimate(name))
+    return {bot: sum(values) / len(values) for bot, values in skills.items()}
+
+
 def by_round(records: Sequence[Mapping[str, Any]]) -> dict[int, list[Mapping[str, Any]]]:
     out: dict[int, list[Mapping[str, Any]]] = {}
     for rec in records:
@@ -174,13 +189,16 @@ class Walk:
     """One run rated round by round as the leaderboard and --until-settled do."""
 
     right: dict[str, list[bool]]  # sort -> whether round r's order is the true one
-    calibration: list[tuple[float, bool]]  # (P(>next) shown, the upper one truly better)
+    # (P(>next) shown, the upper one truly better, the chance it is if the gap were known)
+    calibration: list[tuple[float, bool, float]]
     stop: int | None  # the round --until-settled stopped after (None: not by the cap)
     ranked: list[str]  # the order at the stop (or at the cap)
     found: list[str]  # the verdicts on its neighbours
     deals: list[float]  # deals per entrant by the end of each round
     # (upper, lower) true neighbours -> (the gap's estimate, its standard error) each round
     gaps: dict[tuple[str, str], list[tuple[float, float]]]
+    # --alternatives: other ways to compute P(>next) (``Alternatives``), each as calibration
+    alternatives: dict[str, list[tuple[float, bool, float]]] = field(default_factory=dict)
 
 
 def walk(
@@ -189,6 +207,8 @@ def walk(
     true_order: Sequence[str] | None,
     *,
     sorts: bool = True,
+    skills: Mapping[str, float] | None = None,
+    alternatives: bool = False,
 ) -> Walk:
     """Rate ``records`` round by round: each sort's order against ``true_order`` (the
     bots' kinds), the calibration pairs, and where --until-settled would stop."""
@@ -196,7 +216,8 @@ def walk(
     ratings = Ratings()
     seen: list[Mapping[str, Any]] = []
     right: dict[str, list[bool]] = {"leaderboard": [], "score/deal": [], "μ − 3σ": []}
-    calibration: list[tuple[float, bool]] = []
+    calibration: list[tuple[float, bool, float]] = []
+    others: dict[str, list[tuple[float, bool, float]]] = {}
     stop: int | None = None
     ranked: list[str] = []
     found: list[str] = []
@@ -220,7 +241,17 @@ def walk(
             for a, b in zip(ranked, ranked[1:], strict=False):
                 truly = truly_above(a, b, true_order)
                 if truly is not None:
-                    calibration.append((ratings.prob_better(a, b), truly))
+                    calibration.append((ratings.prob_better(a, b), truly,
+                                        known_gap(ratings, a, b, skills)))  # fmt: skip
+            other = Alternatives(ratings) if alternatives else None
+            for a, b in zip(ranked, ranked[1:], strict=False):
+                truly = truly_above(a, b, true_order)
+                if other is None or truly is None:
+                    continue
+                for name, p in other.probs(a, b).items():
+                    # folded: a P under a half says the lower one is better
+                    row = (p, truly, math.nan) if p >= 0.5 else (1.0 - p, not truly, math.nan)
+                    others.setdefault(name, []).append(row)
             for a, b in zip(true_order, true_order[1:], strict=False):
                 if a in ratings and b in ratings:
                     gap, variance = ratings.gap(a, b)
@@ -233,7 +264,83 @@ def walk(
                     break
     if stop is None:
         found = settle.verdicts(ratings, ranked)
-    return Walk(right, calibration, stop, ranked, found, deals, gaps)
+    return Walk(right, calibration, stop, ranked, found, deals, gaps, others)
+
+
+def t_below(z: float, df: float) -> float:
+    """P(T <= z) for Student's t with ``df`` degrees of freedom: with t = sqrt(df) tan(u),
+    P(0 < T < x) = Gamma((df + 1) / 2) / (sqrt(pi) Gamma(df / 2)) times the integral of
+    cos(u)^(df - 1) from 0 to atan(x / sqrt(df)), a smooth integrand (Simpson's rule)."""
+    if not math.isfinite(df):
+        return 0.5 * math.erfc(-z / math.sqrt(2.0))
+    top = math.atan(abs(z) / math.sqrt(df))
+    steps = 200
+    h = top / steps
+    total = sum(
+        (1 if k in (0, steps) else 4 if k % 2 else 2) * math.cos(k * h) ** (df - 1.0)
+        for k in range(steps + 1)
+    )
+    scale = math.exp(math.lgamma((df + 1.0) / 2.0) - math.lgamma(df / 2.0)) / math.sqrt(math.pi)
+    return 0.5 + math.copysign(min(0.5, scale * total * h / 3.0), z)
+
+
+class Alternatives:
+    """Other ways to compute P(>next) from the same evidence, for ``--alternatives`` (issue
+    29 asked for them; none is the leaderboard's): "t", Student's t tail with the
+    sandwich's D - N + 1 degrees of freedom (D matches, N entrants) in place of the
+    normal; "eb", an empirical-Bayes normal prior on the skills whose width is the field's
+    own spread of estimates less their sampling variance (method of moments: the mean over
+    pairs of ((m_i - m_j)^2 - V_ij) / 2, solved with the estimates it shrinks, three
+    rounds), in place of TrueSkill's sigma0; "eb+t", both. Reads ``Ratings``' evidence
+    (bench only)."""
+
+    def __init__(self, ratings: Ratings) -> None:
+        self.evidence = ratings._evidence
+        self.variance = ratings._scale.variance()
+        usable = self.variance > 0.0 and self.evidence.usable()
+        self.flat = ratings.params.sigma * math.sqrt(self.variance) / ratings.params.beta
+        self.width = self.flat
+        names = list(self.evidence.index)
+        units = self.evidence.clusters + (self.evidence._open is not None)
+        self.df = units - len(names) + 1.0 if units > len(names) else math.inf
+        if not usable:
+            self.evidence = None
+            return
+        for _ in range(3):
+            estimates = self.evidence.estimates(self.variance, self.width)
+            excess = [
+                ((estimates[x] - estimates[y]) ** 2
+                 - self.evidence.gap(x, y, self.variance, self.width)[1]) / 2.0
+                for i, x in enumerate(names) for y in names[i + 1:]
+            ]  # fmt: skip
+            self.width = math.sqrt(max(sum(excess) / len(excess), 1e-6 * self.variance))
+
+    def probs(self, a: str, b: str) -> dict[str, float]:
+        if self.evidence is None or a not in self.evidence.index or b not in self.evidence.index:
+            return {}
+        out = {}
+        for name, width, df in (("t", self.flat, self.df), ("eb", self.width, math.inf),
+                                ("eb+t", self.width, self.df)):  # fmt: skip
+            gap, variance, _ = self.evidence.gap(a, b, self.variance, width)
+            z = gap / math.sqrt(variance) if variance > 0.0 else math.copysign(math.inf, gap)
+            out[name] = t_below(z, df) if math.isfinite(z) else float(z > 0.0)
+        return out
+
+
+def known_gap(ratings: Ratings, a: str, b: str, skills: Mapping[str, float] | None) -> float:
+    """How often the upper of neighbours ``a`` and ``b`` is truly better given what the
+    board shows, if the size of their true gap, delta, were known: with the estimate x of
+    the gap and its variance V, the posterior under the two-point prior +-delta,
+    1 / (1 + exp(-2 |x| delta / V)). The best calibrated P(>next) there is; no estimator
+    knows delta, and P(>next) (the flat prior on the gap) matches it only where the true
+    gaps are spread around zero (NaN: no ``skills``)."""
+    if skills is None:
+        return math.nan
+    gap, variance = ratings.gap(a, b)
+    delta = abs(skills[kind(a)] - skills[kind(b)])
+    if variance <= 0.0:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(min(700.0, -2.0 * abs(gap) * delta / variance)))
 
 
 def declared(walk_: Walk, upper: str, lower: str) -> bool:
@@ -324,19 +431,26 @@ def spread_table(variant: str, walks: Sequence[Walk], rounds: int) -> None:
         print(f"  {pair[0]} > {pair[1]}: " + "; ".join(cells))
 
 
-def calibration_table(title: str, walks: Sequence[Walk]) -> None:
-    pairs = [p for w in walks for p in w.calibration]
+def calibration_table(title: str, walks: Sequence[Walk], alternative: str | None = None) -> None:
+    pairs = [p for w in walks for p in (w.alternatives.get(alternative, [])
+                                         if alternative else w.calibration)]  # fmt: skip
+    if alternative:
+        title = f"{title}, P(>next) by {alternative!r} (--alternatives)"
     print(f"\n{title}: P(>next) shown against how often it was right "
-          f"({len(pairs)} neighbour pairs, every round of {len(walks)} seeds)")  # fmt: skip
-    print(f"  {'bin':<12} {'pairs':>6}  {'shown':>6}  {'right (95% interval)':<24}")
+          f"({len(pairs)} neighbour pairs, every round of {len(walks)} seeds), and how often "
+          "it would be right by the known true gap")  # fmt: skip
+    print(f"  {'bin':<12} {'pairs':>6}  {'shown':>6}  {'right (95% interval)':<24}  "
+          "if the gap were known")  # fmt: skip
     for low, high in zip(BINS, BINS[1:], strict=False):
-        inside = [(p, ok) for p, ok in pairs if low <= p < high or (high == 1.0 and p == 1.0)]
+        inside = [p for p in pairs if low <= p[0] < high or (high == 1.0 and p[0] == 1.0)]
         if not inside:
             continue
-        shown = sum(p for p, _ in inside) / len(inside)
-        hits = sum(ok for _, ok in inside)
+        shown = sum(p for p, _, _ in inside) / len(inside)
+        hits = sum(ok for _, ok, _ in inside)
+        known = sum(k for _, _, k in inside) / len(inside)
+        said = "—" if math.isnan(known) else f"{known:.3f}"  # --alternatives: not computed
         print(f"  [{low:.2f}, {high:.2f}) {len(inside):>6}  {shown:>6.3f}  "
-              f"{share(hits, len(inside)):<24}")  # fmt: skip
+              f"{share(hits, len(inside)):<24}  {said}")  # fmt: skip
 
 
 def stops_table(variant: str, bundled: Sequence[Walk], true_order: Sequence[str],
@@ -375,6 +489,124 @@ def stops_table(variant: str, bundled: Sequence[Walk], true_order: Sequence[str]
               f"{when}; {len(done)} stopped (median {median}), {capped} at the cap")  # fmt: skip
 
 
+# The default fields of the other games (``--tables fields``): each holds every bundled
+# bot twice but Truco's basic and random, so --until-settled tests bots (``BotEvidence``).
+# The pair whose label is swapped at random to make two identical bots from real runs:
+# Ruff's field has two of each, so sharp#i and steady#i swap (one coin a match).
+FIELD_GAMES = ("truco", "ruff")
+SWAPS: dict[str, tuple[str, str]] = {"ruff": ("sharp", "steady")}
+
+
+def play_default(game: str, seed: int, rounds: int, cache: Path = CACHE) -> list[dict[str, Any]]:
+    """The match records of one in-process run of ``game``'s default field at its default
+    options, as ``arena tournament --in-process --game GAME --seed S --rounds R`` plays it
+    (cached). Only a run of exactly R rounds serves: where some entrants sit out each
+    round (Ruff's six at one table of four), who sits out when depends on R."""
+    path = cache / f"{game}-default-r{rounds}" / f"seed{seed}.jsonl"
+    if path.exists():
+        return [json.loads(line) for line in path.read_text().splitlines() if line]
+    specs = list(REGISTRY[game].default_entrants({}))
+    config = RunConfig(rounds=rounds, game=game, seed=seed, transport="in-process",
+                       bots=specs, names=entrant_names_for(specs))  # fmt: skip
+    secret = seeded_secret(seed)
+    plan = make_plan(config, secret=secret)
+    writer = MemoryWriter()
+    run_in_process(plan, load_bots(config, secret), writer)  # type: ignore[arg-type]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(r) + "\n" for r in writer.records))
+    tmp.replace(path)
+    return writer.records
+
+
+def swapped_pairs(
+    records: Sequence[Mapping[str, Any]], a: str, b: str, chance: float, rng: random.Random
+) -> list[dict[str, Any]]:
+    """``swapped`` for bots with several entrants: in each match, with probability
+    ``chance``, every ``a#i`` and ``b#i`` exchange names (one coin for the match)."""
+    names = {a: b, b: a}
+    out = []
+    for record in records:
+        copy = dict(record)
+        if rng.random() < chance:
+            copy["seats"] = [
+                names.get(kind(n), kind(n)) + n.removeprefix(kind(n)) for n in record["seats"]
+            ]
+        out.append(copy)
+    return out
+
+
+def walk_field(records: Sequence[Mapping[str, Any]], rounds: int) -> Walk:
+    """Where --until-settled stops on a run of a default field, as the CLI runs it: each
+    entrant's bot known from its name (``sharp#2`` is a sharp), twins the same bot, the
+    bots tested with all their entrants' deals (``BotEvidence``)."""
+    rounds_of = by_round(records)
+    names = sorted({n for r in records for n in r["seats"]})
+    bots = {n: kind(n) for n in names}
+    ratings = Ratings()
+    pooled = BotEvidence(bots) if settle.has_twins(bots) else None
+    ranked: list[str] = []
+    found: list[str] = []
+    for r in range(1, rounds + 1):
+        for record in sorted(rounds_of.get(r, []), key=match_order):
+            ratings.rate_match(record)
+            if pooled is not None:
+                pooled.add(record)
+        ranked = ratings.ranked(names)
+        found = settle.verdicts(ratings, ranked, None, bots, pooled)
+        if all(v != settle.OPEN for v in found):
+            return Walk({}, [], r, ranked, found, [], {})
+    return Walk({}, [], None, ranked, found, [], {})
+
+
+def bot_order_declared(walk_: Walk, upper: str, lower: str) -> bool:
+    """Whether the stop put some entrant of bot ``upper`` above one of bot ``lower`` by an
+    above verdict (``declared`` for bots with several entrants)."""
+    if walk_.stop is None:
+        return False
+    for i, a in enumerate(walk_.ranked):
+        for j in range(i + 1, len(walk_.ranked)):
+            b = walk_.ranked[j]
+            if kind(a) == upper and kind(b) == lower and declared(walk_, a, b):
+                return True
+    return False
+
+
+def fields_table(game: str, runs: Sequence[Sequence[Mapping[str, Any]]], rounds: int,
+                 draws: int, rng: random.Random) -> None:  # fmt: skip
+    """The default field's stops (each seed's round and verdicts) and, where the field has
+    two bots of two entrants each, wrong stops between identical bots made by swapping
+    their labels."""
+    print(f"\n{game}, default field: --until-settled checked after every round, cap {rounds}")
+    walks = [walk_field(r, rounds) for r in runs]
+    for seed, w in enumerate(walks, start=1):
+        verdicts = ", ".join(f"{a} {v} {b}" for a, b, v in
+                             zip(w.ranked, w.ranked[1:], w.found, strict=False))  # fmt: skip
+        print(f"  seed {seed}: " + (f"stopped after {w.stop}" if w.stop else "open at the cap")
+              + f": {verdicts}")  # fmt: skip
+    done = sorted(w.stop for w in walks if w.stop is not None)
+    if done:
+        print(f"  {len(done)} of {len(walks)} stopped by round {rounds}, median "
+              f"{done[len(done) // 2]}, by round 100: {sum(s <= 100 for s in done)}")  # fmt: skip
+    if game not in SWAPS or not draws:
+        return
+    a, b = SWAPS[game]
+    for title, chance, wrong in (
+        (f"identical bots ({a} and {b} labels swapped at 1/2)", 0.5,
+         lambda w: bot_order_declared(w, a, b) or bot_order_declared(w, b, a)),
+        ("a tenth of their gap (swapped at 0.45)", 0.45,
+         lambda w: bot_order_declared(w, b, a)),
+    ):  # fmt: skip
+        made = [walk_field(swapped_pairs(r, a, b, chance, rng), rounds)
+                for r in runs for _ in range(draws)]  # fmt: skip
+        bad = [w.stop for w in made if wrong(w)]
+        stops = sorted(w.stop for w in made if w.stop is not None)
+        median = stops[len(stops) // 2] if stops else None
+        print(f"  {title}: wrong stops {share(len(bad), len(made))} of {len(made)} runs "
+              f"({len(runs)} played x {draws} label draws); {len(stops)} stopped "
+              f"(median {median})")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="tournaments for goal/calibration")
@@ -387,12 +619,31 @@ def main() -> None:
     parser.add_argument("--draw-seed", type=int, default=29, help="seed of the label draws")
     parser.add_argument("--truth-rounds", type=int, default=2000)
     parser.add_argument("--variants", default="classic,target")
-    parser.add_argument("--tables", default="goal,calibration,stops")
+    parser.add_argument("--tables", default="goal,calibration,stops",
+                        help="any of goal, calibration, stops, fields (the Truco and Ruff "
+                        "default fields' stops)")  # fmt: skip
+    parser.add_argument("--alternatives", action="store_true",
+                        help="calibration: also P(>next) with a t tail, an empirical-Bayes "
+                        "prior, and both (Alternatives)")  # fmt: skip
+    parser.add_argument("--field-games", default=",".join(FIELD_GAMES))
+    parser.add_argument("--field-seeds", type=int, default=8, help="runs per default field")
+    parser.add_argument("--field-rounds", type=int, default=250, help="their rounds (the cap)")
+    parser.add_argument("--field-draws", type=int, default=50,
+                        help="label draws per run for the identical-bots check")  # fmt: skip
     parser.add_argument("--cache", type=Path, default=CACHE, help="where runs are kept")
     parser.add_argument("--cached-only", action="store_true",
                         help="only the seeds among 1..--seeds already played")  # fmt: skip
     args = parser.parse_args()
     tables = set(args.tables.split(","))
+    if "fields" in tables:
+        rng = random.Random(args.draw_seed)
+        for game in args.field_games.split(","):
+            runs = [play_default(game, seed, args.field_rounds, args.cache)
+                    for seed in range(1, args.field_seeds + 1)]  # fmt: skip
+            fields_table(game, runs, args.field_rounds, args.field_draws, rng)
+        tables.discard("fields")
+        if not tables:
+            return
     for variant in args.variants.split(","):
         true_order = truth(variant, args.truth_rounds, args.cache)
         started = time.perf_counter()
@@ -404,9 +655,14 @@ def main() -> None:
             if args.cached_only:
                 print(f"{variant}: {len(seeds)} of seeds 1..{args.seeds} played "
                       f"({args.rounds} rounds or more)")  # fmt: skip
+            skills = (
+                true_skills(variant, args.truth_rounds, None, args.cache)
+                if "calibration" in tables else None
+            )  # fmt: skip
             walks = [
                 walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache),
-                     args.rounds, true_order)  # fmt: skip
+                     args.rounds, true_order, skills=skills,
+                     alternatives=args.alternatives)  # fmt: skip
                 for seed in seeds
             ]
             if "goal" in tables:
@@ -414,14 +670,20 @@ def main() -> None:
             if "calibration" in tables:
                 spread_table(variant, walks, args.rounds)
                 calibration_table(f"{variant}, bundled bots", walks)
+                for name in ("t", "eb", "eb+t") if args.alternatives else ():
+                    calibration_table(f"{variant}, bundled bots", walks, name)
+                alone = true_skills(variant, args.truth_rounds, "norandom", args.cache)
                 other = [
                     walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache,
-                              field="norandom"), args.rounds, true_order)  # fmt: skip
+                              field="norandom"), args.rounds, true_order, skills=alone,
+                         alternatives=args.alternatives)  # fmt: skip
                     for seed in range(1, (args.other_seeds or args.seeds) + 1)
                     if not args.cached_only
                     or is_cached(variant, seed, args.rounds, args.cache, "norandom")
                 ]
                 calibration_table(f"{variant}, no random bot (norandom)", other)
+                for name in ("t", "eb", "eb+t") if args.alternatives else ():
+                    calibration_table(f"{variant}, no random bot (norandom)", other, name)
         if "stops" in tables:
             stop_seeds = [
                 s for s in range(1, args.stop_seeds + 1)

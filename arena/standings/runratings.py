@@ -42,6 +42,7 @@ class RunRatings:
         # after each rated match: every rated entrant's (mu, sigma), for the report
         self._history: list[dict[str, tuple[float, float]]] = []
         self.on_round_end: list[Callable[[int], None]] = []
+        self.on_rated: list[Callable[[Mapping[str, Any]], None]] = []  # each match, once rated
         self._finished = False
 
     def add(self, record: Mapping[str, Any]) -> None:
@@ -79,6 +80,8 @@ class RunRatings:
     def _rate(self, record: Mapping[str, Any]) -> None:
         self.ratings.rate_match(record)
         self._rated.append(record)
+        for listener in self.on_rated:
+            listener(record)
         ratings = self.ratings
         self._history.append({n: (ratings.rating(n).mu, ratings.rating(n).sigma)
                               for n in ratings.names()})  # fmt: skip

@@ -35,7 +35,13 @@ deal there is (the default Truco and Ruff fields hold such twins, and at the def
 margin the test needed 150 to 350 rounds to call them level, issue 29). Their order on
 the board is the luck of the draw, and the run says so. A bot whose play depends on its
 seed beyond the luck of its draws (a strategy fixed once from the seed) is not the same
-bot twice: give its twins different options to have them tested.
+bot twice: give its twins different options to have them tested. In a field that holds
+twins, every other pair of neighbours is tested as its two bots (``verdicts``' ``pooled``,
+``arena.standings.ratings.BotEvidence``): from every deal of all of each bot's entrants,
+each bot one skill, the same test on the evidence the deals hold about the bots (a board
+pair of single entrants had about half of it; the default Ruff field stopped after 174 to
+212 rounds, and after 70 to 143 so). A board pair that shows the lower bot on top stays
+open until the board agrees.
 """
 
 from __future__ import annotations
@@ -44,7 +50,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from arena.standings.ratings import DEFAULT_PARAMS, RatingParams, Ratings
+from arena.standings.ratings import DEFAULT_PARAMS, BotEvidence, RatingParams, Ratings
 from arena.standings.runratings import RunRatings
 
 # per direction: identical bots ordered in at most 0.5% of runs in theory; bench/ratings.py
@@ -53,6 +59,13 @@ from arena.standings.runratings import RunRatings
 ALPHA = 0.0025
 BETA = 0.05  # per direction: a gap of the margin or more called level at most 10%
 MARGIN = 0.15  # the margin, in spreads of a pair's points difference in one deal
+# --until-settled's cap when --rounds is not given. The test needs the evidence it needs:
+# on the default Truco field (shrewd above basic by about 0.11 spreads of a hand, seen
+# only through partnerships) bench/ratings.py --tables fields measured stops after 106 to
+# 240 rounds on seeds 1-10 (median 140; seeds 8 and 11 of 500-round runs: 325 and 143), so
+# the fixed-length default of 100 rounds left it open every time; the cap is a guard
+# against a pair whose gap sits near half the margin, not a length to expect (issue 29)
+SETTLE_CAP = 500
 
 ABOVE = "above"
 LEVEL = "level"
@@ -89,20 +102,33 @@ def verdicts(
     ranked: Sequence[str],
     margin: float | None = None,
     bots: Mapping[str, str] | None = None,
+    pooled: BotEvidence | None = None,
 ) -> list[str]:
     """The verdict on each pair of neighbours of ``ranked`` (best first), for the margin
     ``margin`` in spreads of a deal's difference (None: ``MARGIN``). ``bots``: each
     entrant's bot (its spec, options included); neighbours that are the same bot
     (``shrewd#1``, ``shrewd#2``) are SAME, level without a test: their skills are equal
-    by construction, and no finite number of deals could show a gap of exactly zero."""
+    by construction, and no finite number of deals could show a gap of exactly zero.
+    ``pooled``: the run's evidence with each bot's entrants as one skill
+    (``BotEvidence``); neighbours of two different bots are then tested as those bots,
+    and a pair the board orders against the test's finding (the lower bot shown above)
+    stays open until the board agrees."""
     share = MARGIN if margin is None else margin
     out = []
     for a, b in zip(ranked, ranked[1:], strict=False):
         if bots is not None and a in bots and bots.get(a) == bots.get(b):
             out.append(SAME)
             continue
-        gap, variance, spread = ratings.gap_and_spread(a, b)
-        out.append(pair_verdict(gap, variance, share * spread))
+        found = None
+        if pooled is not None and bots is not None and a in bots and b in bots:
+            found = pooled.gap_and_spread(bots[a], bots[b])
+        if found is None:
+            gap, variance, spread = ratings.gap_and_spread(a, b)
+            out.append(pair_verdict(gap, variance, share * spread))
+            continue
+        gap, variance, spread = found
+        verdict = pair_verdict(gap, variance, share * spread)
+        out.append(OPEN if verdict == ABOVE and gap < 0.0 else verdict)
     return out
 
 
@@ -111,9 +137,10 @@ def settled(
     ranked: Sequence[str],
     margin: float | None = None,
     bots: Mapping[str, str] | None = None,
+    pooled: BotEvidence | None = None,
 ) -> bool:
     """Whether every pair of neighbours has a verdict (above, level, or the same bot)."""
-    return all(v != OPEN for v in verdicts(ratings, ranked, margin, bots))
+    return all(v != OPEN for v in verdicts(ratings, ranked, margin, bots, pooled))
 
 
 class UntilSettled:
@@ -134,6 +161,13 @@ class UntilSettled:
         keys = [(t.round, t.table, t.match_id) for t in plan.tables()]
         self.run = RunRatings(keys, params)  # shared with the display and the leaderboard
         self.run.on_round_end.append(self._round_ended)
+        # a field holding one bot under two names tests bots, each with all its entrants'
+        # deals (``BotEvidence``); fed each match as the run's ratings rate it
+        self.pooled: BotEvidence | None = None
+        exact = params.unit == "points" and params.tau == 0.0  # as Ratings._exact
+        if self.bots is not None and exact and has_twins(self.bots):
+            self.pooled = BotEvidence(self.bots, params)
+            self.run.on_rated.append(self.pooled.add)
         self.stopped_after: int | None = None  # the round after which the order settled
         self.levels: list[tuple[str, str]] = []  # neighbours found level at the stop
         self.same: list[tuple[str, str]] = []  # neighbours that are the same bot
@@ -150,7 +184,7 @@ class UntilSettled:
         if self.stopped_after is not None or not self.plan.settles_after(round_number):
             return
         ranked = self.ratings.ranked(self.entrants)
-        found = verdicts(self.ratings, ranked, self.margin, self.bots)
+        found = verdicts(self.ratings, ranked, self.margin, self.bots, self.pooled)
         if all(v != OPEN for v in found):
             self.stopped_after = round_number
             pairs = list(zip(ranked, ranked[1:], strict=False))
@@ -167,20 +201,27 @@ class UntilSettled:
         return self.stopped_after is not None and round_number > self.stopped_after
 
     def is_settled(self) -> bool:
-        return settled(self.ratings, self.ratings.ranked(self.entrants), self.margin, self.bots)
+        ranked = self.ratings.ranked(self.entrants)
+        return settled(self.ratings, ranked, self.margin, self.bots, self.pooled)
 
     def verdict(self, played_rounds: int) -> str:
         """What the run says at its end: settled after R rounds, or the cap reached."""
         if self.stopped_after is not None:
             level = _pairs("; level within the margin: ", self.levels)
             same = _pairs("; the same bot, level untested: ", self.same)
+            pooled = ", each bot with all its entrants' deals" if self.pooled else ""
             return (
                 f"stopped after {self.stopped_after} of {self.plan.rounds} rounds: the order "
                 "is settled (each entrant above the next, or level with it within "
                 f"{self.margin:g} of a deal's spread, by a sequential test wrong at most 1% of "
-                f"the time){level}{same}"
+                f"the time{pooled}){level}{same}"
             )
         return f"reached the cap of {self.plan.rounds} rounds (--rounds) before the order settled"
+
+
+def has_twins(bots: Mapping[str, str]) -> bool:
+    """Whether some bot plays under two or more names."""
+    return len(set(bots.values())) < len(bots)
 
 
 def _pairs(title: str, pairs: Sequence[tuple[str, str]]) -> str:
