@@ -66,6 +66,7 @@ def main() -> None:
                 base / form,
                 "deal",
                 args.minutes,
+                duplicate=args.duplicate,
             )  # fmt: skip
             for form in args.form or tuple(FORMS)
         ]

@@ -36,6 +36,12 @@ def strength_parser(doc: str, per: str) -> argparse.ArgumentParser:
         "--minutes", type=float, help="stop each tournament after this long, rate what was played"
     )
     parser.add_argument("--results", type=Path, help=f"keep each run in DIR/{per}")
+    parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play duplicate deals (arena tournament --duplicate): every deal once from "
+        "every seat of its table, so the luck of the cards cancels",
+    )
     return parser
 
 
@@ -76,15 +82,19 @@ def run_form(
     results: Path,
     unit: str,
     minutes: float | None = None,
+    duplicate: bool = False,
 ) -> bool:
     """One tournament of ``bots`` (the search bot first, ``best`` the heuristic to beat);
     prints its standings and returns whether the goal is met. With ``minutes``, the
     tournament is stopped then (SIGTERM: it keeps every finished match) and the matches
-    played are rated as they stand, and said to be fewer."""
+    played are rated as they stand, and said to be fewer. With ``duplicate`` the
+    tournament deals duplicate (``--duplicate``: ``rounds`` is still the number of rounds,
+    in blocks of as many rounds as a table has seats)."""
     cmd = [
         sys.executable, "-m", "arena.cli", "tournament", "--in-process", "--quiet",
         "--game", game, *options, "--rounds", str(rounds), "--seed", str(seed),
         "--bots", ",".join(bots), "--results", str(results),
+        *(["--duplicate"] if duplicate else []),
     ]  # fmt: skip
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
@@ -101,7 +111,8 @@ def run_form(
         raise SystemExit(f"the {game} {label} tournament failed (exit {code})")
     rows = build_leaderboard(records, None, game=game)
     cut = f", stopped after {took / 60:.1f} min" if timed_out else ""
-    print(f"{game} {label}, {len(records)} matches of {rounds} rounds{cut}, seed {seed} "
+    dealt = ", duplicate" if duplicate else ""
+    print(f"{game} {label}{dealt}, {len(records)} matches of {rounds} rounds{cut}, seed {seed} "
           f"({took:.0f}s): " + " > ".join(r.bot for r in rows))  # fmt: skip
 
     def base(name: str) -> str:

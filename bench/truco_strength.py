@@ -96,6 +96,7 @@ def main() -> None:
                 base / str(seats),
                 "hand",
                 args.minutes,
+                duplicate=args.duplicate,
             )  # fmt: skip
             for seats in args.seats or (2, 4, 6)
         ]
