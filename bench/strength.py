@@ -16,8 +16,10 @@ import math
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from arena.standings.leaderboard import build_leaderboard, load_matches
 from arena.standings.ratings import DEFAULT_PARAMS, Rating, prob_better
@@ -141,4 +143,23 @@ def run_form(
         if other is rival:
             goal = goal and p >= GOAL
     print(f"  goal (first, P(better than {best}) >= {GOAL}): {'met' if goal else 'NOT met'}")
+    if duplicate:
+        by_boards(records, game, bots[0], best)
     return goal
+
+
+def by_boards(records: Sequence[Mapping[str, Any]], game: str, me: str, best: str) -> None:
+    """For comparison only (not the goal): the same duplicate run rated board by board
+    (``RatingParams(boards=True)``: each hand's holders over a block ranked against each
+    other), which the leaderboard does not do by default. Boards need every side to be
+    one seat; a run with partners is rated as it is and said to be."""
+    if any(len(team) > 1 for record in records for team in record["teams"]):
+        print("  by boards: not applicable (partners: a board needs one-seat sides)")
+        return
+    rows = build_leaderboard(records, None, params=replace(DEFAULT_PARAMS, boards=True), game=game)
+    mine = next(r for r in rows if r.bot.split("#", 1)[0] == me)
+    rival = next(r for r in rows if r.bot.split("#", 1)[0] == best)
+    p = prob_better(Rating(mine.mu, mine.sigma), Rating(rival.mu, rival.sigma))
+    order = " > ".join(r.bot for r in rows)
+    print(f"  by boards (RatingParams(boards=True), not the goal): {order}; "
+          f"P({mine.bot} better than {rival.bot}) = {p:.4f}")  # fmt: skip
