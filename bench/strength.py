@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.standings.leaderboard import build_leaderboard, load_matches
-from arena.standings.ratings import DEFAULT_PARAMS, Rating, prob_better
+from arena.standings.ratings import DEFAULT_PARAMS, Rating, Ratings, prob_better
 
 GOAL = 0.99
 
@@ -143,9 +143,27 @@ def run_form(
         if other is rival:
             goal = goal and p >= GOAL
     print(f"  goal (first, P(better than {best}) >= {GOAL}): {'met' if goal else 'NOT met'}")
+    evidence(records, me.bot, rival.bot, duplicate)
     if duplicate:
         by_boards(records, game, bots[0], best)
     return goal
+
+
+def evidence(records: Sequence[Mapping[str, Any]], me: str, rival: str, duplicate: bool) -> None:
+    """For comparison (not the goal, which reads the TrueSkill ratings above): P(me better
+    than rival) as the leaderboard's P(>next) column computes it, from the whole evidence
+    of points (``Ratings.prob_better``). In a duplicate run also with each match as its own
+    unit of the variance (what the arena did before a block became one unit)."""
+    ratings = Ratings(DEFAULT_PARAMS)
+    ratings.rate_all(records)
+    line = f"  evidence (P(>next)'s way): P({me} better than {rival}) = "
+    line += f"{ratings.prob_better(me, rival):.4f}"
+    if duplicate:
+        apart = Ratings(DEFAULT_PARAMS)
+        apart.rate_all([{k: v for k, v in r.items() if k not in ("block", "rotation")}
+                        for r in records])  # fmt: skip
+        line += f" (each match its own unit: {apart.prob_better(me, rival):.4f})"
+    print(line)
 
 
 def by_boards(records: Sequence[Mapping[str, Any]], game: str, me: str, best: str) -> None:
