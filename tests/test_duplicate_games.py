@@ -201,3 +201,32 @@ def test_a_game_that_cannot_rotate_its_deals_is_refused_and_told_why(
     )  # fmt: skip
     assert code == 1 and "Truco does not deal duplicate" in text and "Traceback" not in text
     assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize(
+    ("game", "extra"),
+    [("ruff", ("--form", "single", "--seats", "2", "--bots", "random,steady")),
+     ("truco", ("--seats", "2", "--points", "15", "--bots", "random,basic"))],
+)  # fmt: skip
+def test_a_duplicate_run_over_grpc_deals_what_it_deals_in_process(
+    tmp_path: Path, game: str, extra: tuple[str, ...]
+) -> None:
+    """The referee starts its matches as the in-process runner does (rotated), and
+    ``arena verify`` accepts what it wrote."""
+    from test_grpc import run_arena
+
+    local = duplicate_run(tmp_path / "local", game, *extra, rounds=2)
+    out = tmp_path / "grpc"
+    code, text = run_arena(
+        tmp_path, "tournament", "--duplicate", "--game", game, "--rounds", "2", "--seed", "7",
+        "--results", str(out), "--quiet", *extra,
+    )  # fmt: skip
+    assert code == 0, text
+    code, text = run_arena(tmp_path, "verify", str(out))
+    assert code == 0, text
+
+    def dealt(deals: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+        return sorted((d["match"], d["deal"], d["rotation"], d["dealer"], json.dumps(d["hands"]))
+                      for d in deals)  # fmt: skip
+
+    assert dealt(read_jsonl(out / "replays.jsonl")) == dealt(local)
