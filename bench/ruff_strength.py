@@ -42,6 +42,10 @@ With each match its own unit of the variance (the arena before a duplicate block
 one unit, 2026-11-26) the duplicate P would be 0.7260, 0.8301, 0.8790 and 0.8258: the
 block unit is what lets duplicate deals show. pimc is first in every form dealt
 duplicate (sharp was first in single 3 plain), but 200 rounds still fall short of 0.99.
+Seed 31, duplicate (commit 932770c, two forms at once, load 15-17): single 2 pimc first,
+P 0.9786 (0.8391), 10.69 against 10.24, by boards 0.9992; single 3 pimc first, P 0.5575
+(0.5000), 9.51 against 9.43, by boards 0.4778 (sharp above): single 3's 0.9898 at seed 30
+was in part the seed's.
 """
 
 from __future__ import annotations
