@@ -18,6 +18,34 @@ goal is met in no form (single 4 just short). Deal for deal pimc gains 1.1 to 1.
 on sharp (bench/ruff_duplicate.py), but which side holds the best ruff decides most sets.
 With ``--pimc pimc:samples=100`` (two forms at once, 17 and 18 minutes): double pimc first,
 0.8857; single 4 pimc first, 0.9843.
+
+Duplicate (``--duplicate``: every deal once from every seat of its table, so the luck of
+the cards cancels; 2026-11-26, played at commit b8902b0 and reported as commit b0567a9
+reports, ``python bench/ruff_strength.py --duplicate --form F``, seed 30, 200 rounds,
+``pimc:samples=70``, the four forms at once
+at nice 19 on the shared 2-core machine, load 17-19 from others' jobs, 16 to 44 minutes a
+form). P is the leaderboard's own (``Ratings.prob_better``, its P(>next), the goal since
+2026-11-26); in brackets the same from TrueSkill's mu and sigma (what the figures above
+are). Plain: the kept 200-round runs of 2026-11-25 measured above, re-rated the same way.
+Points a deal, pimc against sharp:
+
+* double: plain pimc first, P 0.8668 (0.7695), 12.26 against 11.78; duplicate pimc
+  first, P 0.8721 (0.5896), 11.89 against 11.61. NOT met. Partners: no boards.
+* single 2: plain pimc first, P 0.6737 (0.6300), 10.53 against 10.22; duplicate pimc
+  first, P 0.9778 (0.7799), 10.61 against 10.10. NOT met; by boards 0.9995.
+* single 3: plain sharp first, P 0.2940 (0.1754), 9.38 against 9.57; duplicate pimc
+  first, P 0.9898 (0.8891), 10.25 against 9.54. NOT met (just); by boards 0.9260.
+* single 4: plain pimc first, P 0.9796 (0.9898), 9.80 against 8.63; duplicate pimc
+  first, P 0.9690 (0.8965), 9.45 against 8.87. NOT met; by boards 0.8582.
+
+With each match its own unit of the variance (the arena before a duplicate block became
+one unit, 2026-11-26) the duplicate P would be 0.7260, 0.8301, 0.8790 and 0.8258: the
+block unit is what lets duplicate deals show. pimc is first in every form dealt
+duplicate (sharp was first in single 3 plain), but 200 rounds still fall short of 0.99.
+Seed 31, duplicate (commit 932770c, two forms at once, load 15-17): single 2 pimc first,
+P 0.9786 (0.8391), 10.69 against 10.24, by boards 0.9992; single 3 pimc first, P 0.5575
+(0.5000), 9.51 against 9.43, by boards 0.4778 (sharp above): single 3's 0.9898 at seed 30
+was in part the seed's.
 """
 
 from __future__ import annotations
@@ -66,6 +94,7 @@ def main() -> None:
                 base / form,
                 "deal",
                 args.minutes,
+                duplicate=args.duplicate,
             )  # fmt: skip
             for form in args.form or tuple(FORMS)
         ]

@@ -57,6 +57,19 @@ Over seeds 30-32 at six seats the plain search scored P 0.39, 0.52, 0.97 and
 Per decision (``bench/truco_pimc_time.py``, same conditions): median 37.5, 49.8 and
 49.8 ms at 2, 4 and 6 seats, 95th percentile 55.5, 53.5 and 52.9 ms (the deadline is
 checked between worlds; the machine was not idle); median worlds 133, 164.5 and 164.5.
+
+Duplicate (``--duplicate``: every hand once from every seat of the table, so the luck of
+the cards cancels; 2026-11-26, played at commit f349ee5 and reported as commit b0567a9
+reports: ``python bench/truco_strength.py --seats 6 --pimc pimc:samples=150
+--duplicate``, seed 30, 200 rounds, at nice 19 beside four Ruff runs and others' jobs,
+load 17-19, 33 minutes). P is the leaderboard's own (``Ratings.prob_better``, its
+P(>next), the goal since 2026-11-26), TrueSkill's mu/sigma figure in brackets. 6 seats:
+shrewd#1 > pimc#1 > pimc#2 > shrewd#2 > basic > random; shrewd#1 won 125, 4.60 points a
+hand (against 3.79); pimc#1 115, 4.42 (3.98); P(pimc#1 better than shrewd#1) = 0.2517
+(0.2211), than shrewd#2 0.9486: NOT met. Plain, the same seed (the kept run measured
+above, 50 ms a decision, re-rated the same way): shrewd#2 > pimc#1 > ...; P(pimc#1 better
+than shrewd#2) = 0.4726 (0.3910). Duplicate deals cancel the cards' luck, not the
+partners': the two shrewd copies, one bot, ended 0.29 points a hand apart.
 """
 
 from __future__ import annotations
@@ -96,6 +109,7 @@ def main() -> None:
                 base / str(seats),
                 "hand",
                 args.minutes,
+                duplicate=args.duplicate,
             )  # fmt: skip
             for seats in args.seats or (2, 4, 6)
         ]

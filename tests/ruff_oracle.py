@@ -280,7 +280,7 @@ MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {
     "card_points": list,
     "rubs": list,
 }
-DUPLICATE_FIELDS = ("block", "rotation")  # results.md: added by --duplicate (not yet in Ruff)
+DUPLICATE_FIELDS = ("block", "rotation")  # results.md: added by --duplicate
 FAULT_TALLY = ("timeout", "illegal", "disconnect")
 
 

@@ -86,15 +86,6 @@ def test_verify_re_deals_a_duplicate_run_and_catches_a_wrong_rotation(tmp_path: 
     assert code == 1 and "not the ones the run's secret deals" in text
 
 
-def test_truco_refuses_duplicate_and_says_why(tmp_path: Path) -> None:
-    code, text = arena(
-        "tournament", "--game", "truco", "--in-process", "--duplicate",
-        "--results", str(tmp_path / "r"),
-    )  # fmt: skip
-    assert code == 1 and "Truco does not deal duplicate" in text and "Traceback" not in text
-    assert not (tmp_path / "r").exists()
-
-
 def test_a_deals_file_and_duplicate_are_refused_together(tmp_path: Path) -> None:
     deals = tmp_path / "deals.jsonl"
     deals.write_text("")

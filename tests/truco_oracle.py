@@ -226,6 +226,7 @@ PLAY_FIELDS: dict[str, type | tuple[type, ...]] = {
     "points": list,
 }
 ENVIDO_FIELDS = {"calls", "result", "declarations", "team", "points", "shown"}
+DUPLICATE_FIELDS = ("block", "rotation")  # results.md: added by --duplicate
 MATCH_FIELDS: dict[str, type | tuple[type, ...]] = {
     **COMMON_MATCH_FIELDS,
     "points_against": list,
@@ -597,7 +598,7 @@ class _Audit(rules_oracle._Audit):
 
     def audit_match(self, m: dict[str, Any], lines: list[dict[str, Any]]) -> None:
         mid = m.get("match")
-        self.schema(m, MATCH_FIELDS, "match")
+        self.schema(m, MATCH_FIELDS, "match", extra_ok=DUPLICATE_FIELDS)
         names = m.get("seats")
         if not (isinstance(names, list) and len(names) in (2, 4, 6)):
             self.error(mid, None, "seats R2", f"match seats {names!r}: not 2, 4 or 6 seats")
@@ -733,7 +734,7 @@ class _Audit(rules_oracle._Audit):
         def err(check: str, detail: str) -> None:
             self.error(mid, dn, check, detail)
 
-        self.schema(r, REPLAY_FIELDS, "replay")
+        self.schema(r, REPLAY_FIELDS, "replay", extra_ok=DUPLICATE_FIELDS)
         if r.get("game") != "truco" or r.get("schema") != 1:
             self.doc(mid, dn, "replay fields", f"game/schema {r.get('game')!r}/{r.get('schema')}")
         count = r.get("envido_count")

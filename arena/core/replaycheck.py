@@ -25,6 +25,15 @@ def is_str_list(x: object) -> bool:
     return isinstance(x, list) and all(isinstance(v, str) for v in x)
 
 
+def rotation_of(rec: Mapping[str, Any], where: str, seats: int) -> int:
+    """A replay record's duplicate ``rotation`` (0 when it has none: not a duplicate run's),
+    or ``ReplayMismatch`` naming ``where`` when it is not one of the ``seats`` seats."""
+    turn = rec.get("rotation", 0)
+    if not is_int(turn) or not 0 <= turn < seats:
+        raise ReplayMismatch(f"{where}: rotation must be a seat number, got {turn!r}")
+    return int(turn)
+
+
 def check_envelope(rec: Mapping[str, Any], required: Iterable[str]) -> None:
     """Raise ``ValueError`` naming the first of the ``required`` fields a replay record
     lacks, or the first envelope field (``arena.core.records``) a replay cannot read."""

@@ -10,7 +10,7 @@ under ``unit="points"``); in Truf every seat is its own team.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, TypeVar
 
@@ -26,6 +26,8 @@ K = 3.0
 
 
 T = TypeVar("T")
+# An open unit of PointsEvidence: (its table make-up, its part g of the vector, its deals).
+_Unit = tuple[tuple[tuple[int, ...], ...], list[float], int]
 
 
 class RatingError(ValueError):
@@ -359,12 +361,18 @@ class PointsEvidence:
         # (J's share of one deal) and, over its matches (clusters), n = deals, the sums of
         # n, n^2, g, n g and g g^T, g being a match's part of the vector.
         self._kinds: dict[tuple[tuple[int, ...], ...], _Kind] = {}
-        self._open: tuple[tuple[tuple[int, ...], ...], list[float], int] | None = None
+        # The units still open, by label (None: a match's; a duplicate block's is its
+        # (block, table), open over the block's interleaved rotations): (make-up, g, deals).
+        self._open: dict[Hashable, _Unit] = {}
         self.clusters = 0  # matches (or deals) whose residuals count as independent
 
-    def observe(self, names: Sequence[Sequence[str]], points: Sequence[float]) -> None:
-        """Add one deal: each team's entrants and its points. Deals observed between two
-        ``close`` calls are one independent unit (a match) for the gaps' variance."""
+    def observe(
+        self, names: Sequence[Sequence[str]], points: Sequence[float], unit: Hashable = None
+    ) -> None:
+        """Add one deal: each team's entrants and its points. Deals observed with one
+        ``unit`` label between two ``close(unit)`` calls are one independent unit (a match,
+        or a duplicate block at one table, whose rotations share their cards' luck) for
+        the gaps' variance."""
         ids = [[self.index.setdefault(n, len(self.index)) for n in team] for team in names]
         pairs = sorted(zip((tuple(sorted(t)) for t in ids), points, strict=True))
         key = tuple(team for team, _ in pairs)
@@ -376,14 +384,16 @@ class PointsEvidence:
         mean = sum(w * y for w, (_, y) in zip(weights, pairs, strict=True)) / total
         local = [w * (y - mean) for w, (team, y) in zip(weights, pairs, strict=True)
                  for _ in team]  # fmt: skip
-        if self._open is not None and self._open[0] != key:
-            self.close()
-        if self._open is None:
-            self._open = (key, [0.0] * len(local), 0)
-        _, acc, deals = self._open
+        opened = self._open.get(unit)
+        if opened is not None and opened[0] != key:
+            self.close(unit)
+            opened = None
+        if opened is None:
+            opened = (key, [0.0] * len(local), 0)
+        _, acc, deals = opened
         for x, value in enumerate(local):
             acc[x] += value
-        self._open = (key, acc, deals + 1)
+        self._open[unit] = (key, acc, deals + 1)
         for x, i in enumerate(kind.members):
             self._vector[i] = self._vector.get(i, 0.0) + local[x]
             for y, j in enumerate(kind.members):
@@ -392,13 +402,13 @@ class PointsEvidence:
         self._factor = None
         self._means = None
 
-    def close(self) -> None:
-        """End the current independent unit (a match): its residuals count together."""
-        if self._open is None:
+    def close(self, unit: Hashable = None) -> None:
+        """End the independent unit ``unit`` (a match): its residuals count together."""
+        opened = self._open.pop(unit, None)
+        if opened is None:
             return
-        key, acc, deals = self._open
+        key, acc, deals = opened
         self._kinds[key].add(acc, deals)
-        self._open = None
         self.clusters += 1
 
     def usable(self) -> bool:
@@ -464,10 +474,10 @@ class PointsEvidence:
         c = self._solve(low, unit)  # (info + ridge I)^-1 (e_a - e_b)
         mean = means[ia] - means[ib]
         model = variance * (c[ia] - c[ib])  # the Gaussian model's posterior variance
-        units = self.clusters + (self._open is not None)
+        units = self.clusters + len(self._open)
         if units <= n:
             return mean, model, model
-        meat = sum(kind.spread(c, means, self._open) for kind in self._kinds.values())
+        meat = sum(kind.spread(c, means, self._open.values()) for kind in self._kinds.values())
         meat *= units / (units - n + 1)
         return mean, meat + variance * ridge * sum(x * x for x in c), model
 
@@ -523,10 +533,10 @@ class _Kind:
         self,
         c: Sequence[float],
         means: Sequence[float],
-        open_unit: tuple[tuple[tuple[int, ...], ...], list[float], int] | None,
+        open_units: Iterable[_Unit],
     ) -> float:
         """Sum over this make-up's matches of (c^T u)^2, u = g - n P m the match's
-        residual score (the one still open included)."""
+        residual score (the ones still open included)."""
         cl = [c[i] for i in self.members]
         ml = [means[i] for i in self.members]
         q = sum(cl[x] * sum(row[y] * ml[y] for y in range(len(ml)))
@@ -537,10 +547,10 @@ class _Kind:
             - 2.0 * q * sum(a * b for a, b in zip(cl, self.ng, strict=True))
             + q * q * self.n2
         )
-        if open_unit is not None and open_unit[0] == self.key:
-            _, g, deals = open_unit
-            residual = sum(a * b for a, b in zip(cl, g, strict=True)) - deals * q
-            total += residual * residual
+        for key, g, deals in open_units:
+            if key == self.key:
+                residual = sum(a * b for a, b in zip(cl, g, strict=True)) - deals * q
+                total += residual * residual
         return max(total, 0.0)
 
 
@@ -902,10 +912,16 @@ class Ratings:
         seats: Sequence[str] = record["seats"]
         teams: Sequence[Sequence[int]] = record["teams"]
         names = [[seats[s] for s in team] for team in teams]
+        # The unit of the gaps' variance: the match, or in a duplicate run the block at
+        # its table: its rotations play the same deals, so their cards' luck cancels in
+        # their sum and counting them apart would keep it in the measured variance.
+        block, turn = record.get("block"), record.get("rotation")
+        duplicate = isinstance(block, int) and isinstance(turn, int)
+        unit = (block, record.get("table")) if duplicate else None
         for points in record["deal_points"]:
             scores = team_points(teams, points)
             self._scale.observe(names, scores)
-            self._evidence.observe(names, scores)
+            self._evidence.observe(names, scores, unit)
             variance = self._scale.variance()
             if variance <= 0.0:
                 continue  # every deal so far was level: nothing yet sets a point's worth
@@ -930,7 +946,8 @@ class Ratings:
                 )
                 for team, new in zip(names, alone, strict=True):
                     self._by_points.update(zip(team, new, strict=True))
-        self._evidence.close()  # a match's deals: one unit of the gaps' variance
+        if not duplicate or turn == len(seats) - 1:  # a match, or a block's last rotation
+            self._evidence.close(unit)
 
     def rate_all(self, records: Iterable[Mapping[str, Any]]) -> None:
         """Rate matches in schedule order (round, table, match id), so that the order in

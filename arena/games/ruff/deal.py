@@ -30,6 +30,14 @@ def first_dealer(seed: str, seats: int) -> int:
     return rng(seed, "ruff", "dealer").randrange(seats)
 
 
+def dealer_at(seed: str, deal_no: int, seats: int, rotation: int = 0) -> int:
+    """The dealer of seeded deal ``deal_no`` in a match keyed by ``seed``: the first is
+    drawn from the seed, and the deal passes clockwise after every deal (F2). At
+    ``rotation`` (a duplicate match) every dealer is turned back by ``rotation`` seats, so
+    that seat s holds what seat s + rotation holds at rotation 0."""
+    return (first_dealer(seed, seats) + deal_no - 1 - rotation) % seats
+
+
 def seeded_deal(
     seed: str, deal_no: int, dealer: int, rules: RuffRules
 ) -> tuple[list[tuple[Card, ...]], tuple[Card, ...]]:

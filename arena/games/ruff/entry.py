@@ -86,6 +86,7 @@ ENTRY = GameEntry(
     teams=partners,  # ruling F1: partners opposite in double, none in single
     viewer="arena.games.ruff",
     seat_outcomes=lazy("arena.games.ruff.replay", "seat_outcomes"),
+    duplicate=True,  # docs/rules.md, house choice on duplicate deals
     codec="arena.games.ruff.wire",
     check="arena.games.ruff.check",
     rules_text=rules_text,

@@ -31,8 +31,14 @@ class RuffGame:
             out["deals_file"] = {"deals": len(self.deals), "first": self.deals[0].source}
         return out
 
-    def new_match(self, *, match_id: str, seed: str, names: Sequence[str]) -> RuffMatch:
-        return RuffMatch(self.rules, match_id=match_id, seed=seed, names=names, deals=self.deals)
+    def new_match(
+        self, *, match_id: str, seed: str, names: Sequence[str], rotation: int = 0
+    ) -> RuffMatch:
+        """A match keyed by ``seed``; ``rotation`` turns its hands (``DuplicateGame``)."""
+        return RuffMatch(
+            self.rules, match_id=match_id, seed=seed, names=names, deals=self.deals,
+            rotation=rotation,
+        )  # fmt: skip
 
     def deal_summary(self, record: dict[str, Any]) -> dict[str, Any]:
         return public_deal(record)

@@ -17,6 +17,7 @@ from arena.core.replaycheck import (
     is_str_list,
     replay_lines,
     replay_records,
+    rotation_of,
 )
 from arena.games.ruff.actions import parse_action
 
@@ -116,18 +117,28 @@ def replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tup
 
 def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
     """Check that each of one match's deals logged as dealt from the seed holds the hands
-    and head (and deal 1 the dealer) that the match key ``key`` gives. Returns the deals
-    checked; raises ``ReplayMismatch``."""
-    from arena.games.ruff.deal import first_dealer, seeded_deal
+    and head, and the dealer, that the match key ``key`` gives, at the record's
+    ``rotation`` in a duplicate run (``arena.core.game.DuplicateGame``: every dealer turned
+    back by it, which turns the hands). Returns the deals checked; raises
+    ``ReplayMismatch``."""
+    from arena.games.ruff.deal import dealer_at, seeded_deal
 
     checked = 0
+    # Deals dealt from the seed since deal 1: their dealers follow from the seed alone (a
+    # seeded deal after given ones is dealt by whoever follows the given dealer).
+    from_seed = True
     for rec in records:
         if rec.get("source", "seed") != "seed":
+            from_seed = False
             continue
         where = f"match {rec['match']} deal {rec['deal']}"
         rules = rules_of(rec)
-        if rec["deal"] == 1 and rec["dealer"] != first_dealer(key, rules.seats):
-            raise ReplayMismatch(f"{where}: the dealer is not the one the run's secret draws")
+        turn = rotation_of(rec, where, rules.seats)
+        if from_seed and rec["dealer"] != dealer_at(key, int(rec["deal"]), rules.seats, turn):
+            raise ReplayMismatch(
+                f"{where}: the dealer is not the one the run's secret draws"
+                + (f" at rotation {turn}" if "rotation" in rec else "")
+            )
         hands, head = seeded_deal(key, int(rec["deal"]), int(rec["dealer"]), rules)
         if [codes(h) for h in hands] != rec["hands"] or codes(head) != rec["head"]:
             raise ReplayMismatch(

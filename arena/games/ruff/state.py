@@ -19,7 +19,7 @@ from arena.core.cards import Card
 from arena.core.errors import DealError, RuleError
 from arena.core.tricks import follow_suit, trick_winner
 from arena.games.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard, Play
-from arena.games.ruff.deal import DealSpec, check_deal, first_dealer, seeded_deal
+from arena.games.ruff.deal import DealSpec, check_deal, dealer_at, seeded_deal
 from arena.games.ruff.reckoning import rubber, ruff_winner, shown_cards, true_ruff
 from arena.games.ruff.record import deal_record
 from arena.games.ruff.rules import RUB_CARDS, RUFF_POINTS, RuffRules
@@ -60,9 +60,11 @@ class RuffMatch(stepwise.StepwiseMatch):
         names: Sequence[str] | None = None,
         deals: Sequence[DealSpec] = (),
         scores: Sequence[int] = (),
+        rotation: int = 0,
     ) -> None:
         """``deals``: the first deals, given (a deals file, a replay); ``scores``: each
-        side's score at the start, when not 0 (a check case, a test)."""
+        side's score at the start, when not 0 (a check case, a test); ``rotation``: a
+        duplicate match's (``arena.core.game.DuplicateGame``)."""
         self.rules = rules or RuffRules()
         n = self.num_seats = self.rules.seats
         self.match_id = match_id
@@ -82,7 +84,12 @@ class RuffMatch(stepwise.StepwiseMatch):
         self.totals = [self.scores[self._side[s]] for s in range(n)]  # per seat: its side's
         self.finished: list[dict[str, Any]] = []
         self.deal_no = 0
-        self.dealer = first_dealer(self.seed, n)  # ruling F2
+        # Duplicate deals: seat s holds what seat s + rotation holds in the seed's deal.
+        # Turning the first dealer is enough: a deal's deck comes from the seed and the
+        # deal's number alone, each deal is dealt from the seat after its dealer, and the
+        # dealer passes clockwise whatever the play (F2), so every deal turns alike.
+        self.rotation = rotation % n
+        self.dealer = dealer_at(self.seed, 1, n, self.rotation)  # ruling F2
         self._winners: set[int] | None = None
         self._legal: tuple[Action, ...] | None = None
         self._start_deal()

@@ -80,6 +80,7 @@ ENTRY = GameEntry(
     teams=lambda game: alternating_teams(game.table_size),  # ruling R2
     viewer="arena.games.truco",
     seat_outcomes=lazy("arena.games.truco.replay", "seat_outcomes"),
+    duplicate=True,  # docs/rules.md, house choice on duplicate deals
     codec="arena.games.truco.wire",
     check="arena.games.truco.check",
     deal_word="hand",  # ruling R3: a Truco deal is a hand

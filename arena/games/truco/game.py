@@ -29,8 +29,14 @@ class TrucoGame:
             out["deals_file"] = {"deals": len(self.hands), "first": self.hands[0].source}
         return out
 
-    def new_match(self, *, match_id: str, seed: str, names: Sequence[str]) -> TrucoMatch:
-        return TrucoMatch(self.rules, match_id=match_id, seed=seed, names=names, hands=self.hands)
+    def new_match(
+        self, *, match_id: str, seed: str, names: Sequence[str], rotation: int = 0
+    ) -> TrucoMatch:
+        """A match keyed by ``seed``; ``rotation`` turns its hands (``DuplicateGame``)."""
+        return TrucoMatch(
+            self.rules, match_id=match_id, seed=seed, names=names, hands=self.hands,
+            rotation=rotation,
+        )  # fmt: skip
 
     def deal_summary(self, record: dict[str, Any]) -> dict[str, Any]:
         return public_hand(record)

@@ -14,6 +14,7 @@ from arena.core.replaycheck import (
     check_values,
     replay_lines,
     replay_records,
+    rotation_of,
 )
 from arena.core.replaycheck import is_int as _is_int
 from arena.core.replaycheck import is_str_list as _is_str_list
@@ -109,18 +110,27 @@ def replay_log(lines: Sequence[tuple[int, Mapping[str, Any]]], name: str) -> tup
 
 def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
     """Check that each of one match's hands logged as dealt from the seed holds the cards
-    (and hand 1 the dealer) that the match key ``key`` gives. Returns the hands checked;
-    raises ``ReplayMismatch``."""
-    from arena.games.truco.state import first_dealer, seeded_hands
+    and the dealer, that the match key ``key`` gives, at the record's ``rotation`` in a
+    duplicate run (``arena.core.game.DuplicateGame``: every dealer turned back by it, which
+    turns the hands). Returns the hands checked; raises ``ReplayMismatch``."""
+    from arena.games.truco.state import dealer_at, seeded_hands
 
     checked = 0
+    # Deals dealt from the seed since deal 1: their dealers follow from the seed alone (a
+    # seeded deal after given ones is dealt by whoever follows the given dealer).
+    from_seed = True
     for rec in records:
         if rec.get("source", "seed") != "seed":
+            from_seed = False
             continue
         where = f"match {rec['match']} hand {rec['deal']}"
         seats = len(rec["seats"])
-        if rec["deal"] == 1 and rec["dealer"] != first_dealer(key, seats):
-            raise ReplayMismatch(f"{where}: the dealer is not the one the run's secret draws")
+        turn = rotation_of(rec, where, seats)
+        if from_seed and rec["dealer"] != dealer_at(key, int(rec["deal"]), seats, turn):
+            raise ReplayMismatch(
+                f"{where}: the dealer is not the one the run's secret draws"
+                + (f" at rotation {turn}" if "rotation" in rec else "")
+            )
         dealt = seeded_hands(key, int(rec["deal"]), int(rec["dealer"]), seats)
         if [codes(list(h)) for h in dealt] != rec["hands"]:
             raise ReplayMismatch(

@@ -67,6 +67,16 @@ def first_dealer(seed: str, seats: int) -> int:
     return rng(seed, "truco", "dealer").randrange(seats)
 
 
+def dealer_at(seed: str, hand_no: int, seats: int, rotation: int = 0) -> int:
+    """The dealer of seeded hand ``hand_no`` in a match keyed by ``seed``: the first is
+    drawn from the seed (R3), and the deal passes to the right after every hand, but at
+    six seats only after each duel hand (R13: the even hands), whatever the play. At
+    ``rotation`` (a duplicate match) every dealer is turned back by ``rotation`` seats, so
+    that seat s holds what seat s + rotation holds at rotation 0."""
+    passes = (hand_no - 1) // 2 if seats == 6 else hand_no - 1
+    return (first_dealer(seed, seats) + passes - rotation) % seats
+
+
 def seeded_hands(seed: str, hand_no: int, dealer: int, seats: int) -> list[tuple[Card, ...]]:
     """Hand ``hand_no``'s cards: shuffled from the match seed and dealt one card at a time
     from mano, the seat after ``dealer`` (R3)."""
@@ -109,7 +119,10 @@ class TrucoMatch(stepwise.StepwiseMatch):
         seed: str = "0",
         names: Sequence[str] | None = None,
         hands: Sequence[HandSpec] = (),
+        rotation: int = 0,
     ) -> None:
+        """``hands``: the first hands, given (a deals file, a replay); ``rotation``: a
+        duplicate match's (``arena.core.game.DuplicateGame``)."""
         self.rules = rules or TrucoRules()
         n = self.num_seats = self.rules.seats
         self.match_id = match_id
@@ -127,7 +140,13 @@ class TrucoMatch(stepwise.StepwiseMatch):
         self.totals = [0] * n  # per seat: its team's score (what results files rate)
         self.finished: list[dict[str, Any]] = []
         self.hand_no = 0
-        self.dealer = first_dealer(self.seed, n)  # ruling R3
+        # Duplicate deals: seat s holds what seat s + rotation holds in the seed's hand.
+        # Turning the first dealer is enough: a hand's deck comes from the seed and the
+        # hand's number alone, it is dealt from mano (the seat after the dealer), and the
+        # deal passes by the hand's number whatever the play (R3, R13), so every hand
+        # (and every six-seat duel pairing, which follows the dealer) turns alike.
+        self.rotation = rotation % n
+        self.dealer = dealer_at(self.seed, 1, n, self.rotation)  # ruling R3
         self._tied = 0  # hands in a row ended tied at or above the target (R11)
         self._winners: set[int] | None = None  # the winning team(s), once over
         self._legal: tuple[Action, ...] | None = None
