@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from test_ratings import record, with_deals
 
-from arena.standings.ratings import DEFAULT_PARAMS, PointsEvidence, Ratings
+from arena.standings.ratings import DEFAULT_PARAMS, BotEvidence, PointsEvidence, Ratings
 
 SKILL = {"a": 1.0, "b": 0.0, "c": -1.0}  # points a deal above the field's mean
 
@@ -76,3 +76,19 @@ def test_units_of_interleaved_tables_stay_apart() -> None:
     assert interleaved.clusters == one_by_one.clusters == 12
     for x, y in (("a", "b"), ("c", "d")):
         assert interleaved.gap(x, y, 9.0, 20.0) == pytest.approx(one_by_one.gap(x, y, 9.0, 20.0))
+
+
+def test_bots_tested_as_bots_also_count_a_duplicate_block_as_one_unit() -> None:
+    """``BotEvidence`` (--until-settled with twins, issue 29) joins the deals into the
+    same units as the leaderboard: with each match its own unit the luck stays in."""
+    blocks = duplicate_blocks(30, seed=3)
+    plain = [{k: v for k, v in r.items() if k not in ("block", "rotation")} for r in blocks]
+    bots = {"a": "a", "b": "b", "c": "c"}
+    by_block, by_match = BotEvidence(bots), BotEvidence(bots)
+    for rec, same in zip(blocks, plain, strict=True):
+        by_block.add(rec)
+        by_match.add(same)
+    found, unblocked = by_block.gap_and_spread("a", "b"), by_match.gap_and_spread("a", "b")
+    assert found is not None and unblocked is not None
+    assert found[0] == pytest.approx(unblocked[0])
+    assert found[1] < unblocked[1] / 5

@@ -495,6 +495,18 @@ class PointsEvidence:
         return _above_zero(mean, variance * (spread[ia] - spread[ib]))
 
 
+def variance_unit(record: Mapping[str, Any]) -> tuple[Hashable, bool]:
+    """The unit of ``PointsEvidence``'s gap variance that a rated match's deals join, and
+    whether the match closes it: the match itself, or in a duplicate run (``block`` and
+    ``rotation``) the block at its table, closed by its last rotation. A block's
+    rotations play the same deals, so their cards' luck cancels in their sum, and
+    counting them apart would keep it in the measured variance."""
+    block, turn = record.get("block"), record.get("rotation")
+    if isinstance(block, int) and isinstance(turn, int):
+        return (block, record.get("table")), turn == len(record["seats"]) - 1
+    return None, True
+
+
 class _Kind:
     """The evidence of one table make-up (``PointsEvidence``): its per-deal information
     matrix, and the sums over its matches that the gaps' sandwich variance needs."""
@@ -584,11 +596,13 @@ class BotEvidence:
             return
         seats: Sequence[str] = record["seats"]
         names = [[self.bot_of.get(seats[s], seats[s]) for s in team] for team in teams]
+        unit, last = variance_unit(record)
         for points in record["deal_points"]:
             scores = team_points(teams, points)
             self._scale.observe(names, scores)
-            self._evidence.observe(names, scores)
-        self._evidence.close()
+            self._evidence.observe(names, scores, unit)
+        if last:
+            self._evidence.close(unit)
 
     def __contains__(self, bot: object) -> bool:
         return bot in self._evidence.index
@@ -912,12 +926,7 @@ class Ratings:
         seats: Sequence[str] = record["seats"]
         teams: Sequence[Sequence[int]] = record["teams"]
         names = [[seats[s] for s in team] for team in teams]
-        # The unit of the gaps' variance: the match, or in a duplicate run the block at
-        # its table: its rotations play the same deals, so their cards' luck cancels in
-        # their sum and counting them apart would keep it in the measured variance.
-        block, turn = record.get("block"), record.get("rotation")
-        duplicate = isinstance(block, int) and isinstance(turn, int)
-        unit = (block, record.get("table")) if duplicate else None
+        unit, last = variance_unit(record)
         for points in record["deal_points"]:
             scores = team_points(teams, points)
             self._scale.observe(names, scores)
@@ -946,7 +955,7 @@ class Ratings:
                 )
                 for team, new in zip(names, alone, strict=True):
                     self._by_points.update(zip(team, new, strict=True))
-        if not duplicate or turn == len(seats) - 1:  # a match, or a block's last rotation
+        if last:
             self._evidence.close(unit)
 
     def rate_all(self, records: Iterable[Mapping[str, Any]]) -> None:
