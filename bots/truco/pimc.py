@@ -36,10 +36,12 @@ better (bench/truco_strength.py's docstring has the numbers).
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from arena.bot import BaseBot
@@ -54,7 +56,15 @@ from arena.games.truco.actions import (
     Declare,
     Mazo,
 )
-from arena.games.truco.calls import TRUCO_LADDER, EnvidoCall, TrucoCall
+from arena.games.truco.calls import (
+    TRUCO_LADDER,
+    EnvidoCall,
+    TrucoCall,
+    envido_accepted,
+    envido_refused,
+    next_envido_calls,
+)
+from arena.games.truco.envido import EnvidoCount
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.view import TrucoView
 from bots.searching import SearchOptions, clear_gain, decision_rng, search
@@ -153,6 +163,9 @@ class Uniform(Protocol):
     def random(self) -> float: ...
 
 
+Policy = Callable[[sim.Sim, Uniform], Action]
+
+
 class Draws:
     """One world's run of uniform numbers, read as ``random.Random.random`` reads them:
     every candidate action's playout in a world reads the same run (common random
@@ -173,14 +186,63 @@ class Draws:
         return values[i] if i < len(values) else self.rng.random()
 
 
-def play_out(state: sim.Sim, rng: Uniform) -> tuple[int, int]:
+# A team's points in one hand, on average, at each table size (bench/truco_strength.py's
+# figures: about 2.1, 2.5 and 4.3 at 2, 4 and 6 seats); ``match_equity`` takes a team's
+# points in a hand as geometric with that mean (often none, now and then many: a
+# Falta Envido, a Vale Cuatro), each team's independent of the other's.
+HAND_POINTS = {2: 2.1, 4: 2.5, 6: 4.3}
+MOST_POINTS = 40  # a hand's points beyond this are taken as this (Falta Envido is less)
+
+
+@functools.cache
+def match_equity(target: int, seats: int) -> tuple[tuple[float, ...], ...]:
+    """``table[a][b]``: the chance that a team needing ``a`` more points (1 .. target)
+    wins the match (R11) against one needing ``b``, two equal teams scoring as
+    ``HAND_POINTS`` says. What a point is worth depends on the score: a Falta Envido at
+    0-0 stakes the whole match, where the stronger player gains by small sure points;
+    near the end, only reaching the target counts."""
+    ratio = HAND_POINTS[seats] / (1 + HAND_POINTS[seats])
+    q = [(1 - ratio) * ratio**k for k in range(MOST_POINTS + 1)]
+    q[-1] += 1 - sum(q)
+    table = [[0.5] * (target + 1) for _ in range(target + 1)]
+    for a in range(1, target + 1):
+        for b in range(1, target + 1):
+            win = 0.0
+            for u, qu in enumerate(q):
+                for t, qt in enumerate(q):
+                    if u == t == 0:
+                        continue
+                    na, nb = a - u, b - t
+                    if na > 0 and nb > 0:
+                        win += qu * qt * table[na][nb]
+                    elif na <= 0 and (nb > 0 or na < nb):
+                        win += qu * qt
+                    elif na == nb:  # level at the target: another hand (R11)
+                        win += qu * qt * 0.5
+            table[a][b] = win / (1 - q[0] * q[0])
+    return tuple(tuple(row) for row in table)
+
+
+def equity_after(
+    table: tuple[tuple[float, ...], ...], target: int, ours: int, theirs: int
+) -> float:
+    """``match_equity`` once the scores are ``ours`` and ``theirs`` (the match over or
+    not, R11)."""
+    a, b = target - ours, target - theirs
+    if a <= 0 or b <= 0:
+        return 1.0 if a < b else 0.0 if b < a else 0.5
+    return table[a][b]
+
+
+def play_out(state: sim.Sim, rng: Uniform, move: Policy | None = None) -> tuple[int, int]:
     """Play on with ``policy`` to the end of the play in progress and return the teams'
     points in the hand so far. In the six-seat duel hand (R13) that is the end of this
     duel: the later duels are played by their own seats' cards whatever happens in this
     one, so they would add the same to every candidate, and only noise to the search."""
+    move = move or policy
     cur = state.cur
     while not state.over and state.cur == cur:
-        state.step(policy(state, rng))
+        state.step(move(state, rng))
     return state.points[0], state.points[1]
 
 
@@ -207,7 +269,129 @@ def equity(state: sim.Sim, seat: int) -> float:
     return min(1.0, max(0.0, base + 0.25 * lead))
 
 
-def policy(state: sim.Sim, rng: Uniform) -> Action:
+TOP_ENVIDO = 33  # ruling R9: 7 and 6 of one suit
+STRONG_ENVIDO = 26  # a caller is read as holding this much (as bots.truco.reading does)
+
+
+@functools.cache
+def envido_spread(count: EnvidoCount) -> tuple[float, ...]:
+    """The chance a random hand's envido (R9) is at most v, for v = 0 .. ``TOP_ENVIDO``,
+    over every three cards of the deck."""
+    tally = [0] * (TOP_ENVIDO + 1)
+    for hand in itertools.combinations(range(len(sim.DECK)), 3):
+        tally[sim.envido_of(hand, count)] += 1
+    total, out, below = sum(tally), [], 0
+    for t in tally:
+        below += t
+        out.append(below / total)
+    return tuple(out)
+
+
+@functools.cache
+def team_envido(count: EnvidoCount, mates: int, rivals: int, strong: bool) -> tuple[float, ...]:
+    """By a seat's own envido x: the chance its team's best envido beats the other
+    team's (a tie counted half; R9 gives it by seat), the ``mates`` and ``rivals`` holding
+    random hands, one rival at least ``STRONG_ENVIDO`` when ``strong`` (it called). The
+    cards' removal is ignored: a table player's reckoning, not the sampler's."""
+    f = envido_spread(count)
+    top = TOP_ENVIDO
+
+    def at_most(y: int) -> float:  # the other team's best
+        if y < 0:
+            return 0.0
+        if not strong:
+            return f[y] ** rivals
+        floor = f[STRONG_ENVIDO - 1]
+        caller = 0.0 if y < STRONG_ENVIDO else (f[y] - floor) / (1 - floor)
+        return caller * f[y] ** (rivals - 1)
+
+    out = []
+    for x in range(top + 1):
+        p = 0.0
+        for y in range(top + 1):
+            theirs = at_most(y) - at_most(y - 1)
+            if not theirs:
+                continue
+            ours_below = 0.0 if y <= x else f[y - 1] ** mates  # P(team best < y)
+            ours_upto = 0.0 if y < x else f[y] ** mates  # P(team best <= y)
+            p += theirs * (1 - ours_upto + 0.5 * (ours_upto - ours_below))
+        out.append(p)
+    return tuple(out)
+
+
+def envido_chance(state: sim.Sim, seat: int, strong: bool = False) -> float:
+    """``team_envido`` for ``seat`` at this play's table (2 seats, or the duel's, or 4 or
+    6)."""
+    half = len(state.bout.order) // 2
+    return team_envido(state.count, half - 1, half, strong)[state.envido[seat]]
+
+
+ENVIDO_AT, REAL_ENVIDO_AT, RAISE_AT = 0.66, 0.85, 0.8  # bots.truco.shrewd's thresholds
+
+
+# The chance a seat's team takes the tricks, as bots.truco.shrewd estimates it (30-40
+# rollouts on random deals) at the first decision of a hand, by the seat's ``equity``
+# (0.0, 0.1, ... 1.0) and the seats at the table: measured over 300 seeded hands at each
+# table size (a one-off calibration, commit 2026-11-26). With partners even a weak hand
+# has a fair chance: at six seats shrewd's is 0.36 or more.
+TEAM_TRICKS = {
+    2: (0.0, 0.01, 0.03, 0.07, 0.13, 0.27, 0.42, 0.61, 0.68, 0.89, 1.0),
+    4: (0.19, 0.19, 0.2, 0.25, 0.29, 0.37, 0.49, 0.6, 0.68, 0.86, 1.0),
+    6: (0.37, 0.37, 0.38, 0.36, 0.37, 0.43, 0.49, 0.58, 0.67, 0.86, 1.0),
+}
+TRUCO_AT = 0.72  # bots.truco.shrewd's threshold for calling the Truco
+
+
+def trick_chance(state: sim.Sim, seat: int) -> float:
+    """``TEAM_TRICKS`` at this play's table, read off at ``seat``'s ``equity``."""
+    x = 10 * equity(state, seat)
+    row = TEAM_TRICKS[len(state.bout.order)]
+    i = min(9, int(x))
+    return row[i] + (row[i + 1] - row[i]) * (x - i)
+
+
+def team_policy(state: sim.Sim, rng: Uniform, truco: bool = False) -> Action:
+    """``policy``, but the Envido called and answered as bots.truco.shrewd does it: by the
+    chance that the seat's team holds the best envido at this table (``envido_chance``;
+    a call read as a strong hand), where ``policy`` looks at the seat's own number only
+    and so, at four and six seats, refuses far more than a table does. With ``truco``,
+    the Truco too: called, raised and answered by shrewd's rules on ``trick_chance``."""
+    asked, seat = state.asked()
+    b = state.bout
+    if asked == sim.ANSWER_ENVIDO:
+        p = envido_chance(state, seat, strong=True)
+        nxt = next_envido_calls(b.ecalls)
+        if p > RAISE_AT and nxt and nxt[0] is not EnvidoCall.FALTA_ENVIDO:
+            return Call(nxt[0])
+        accepted = envido_accepted(b.ecalls, state.falta)
+        refused = envido_refused(b.ecalls, state.falta)
+        return QUIERO if (2 * p - 1) * accepted > -refused else NO_QUIERO
+    callable_ = (
+        b.estate == sim.E_NONE
+        and not b.closed
+        and (asked == sim.PLAY or (asked == sim.ANSWER_TRUCO and _envido_in_answer(state, seat)))
+    )
+    if callable_:
+        p = envido_chance(state, seat)
+        if p > REAL_ENVIDO_AT:
+            return REAL_ENVIDO
+        if p > ENVIDO_AT:
+            return ENVIDO
+    return policy(state, rng, envido=False, truco=truco)
+
+
+def table_policy(state: sim.Sim, rng: Uniform) -> Action:
+    """``team_policy`` with the Truco read as a table reads it."""
+    return team_policy(state, rng, truco=True)
+
+
+def _envido_in_answer(state: sim.Sim, seat: int) -> bool:
+    b = state.bout
+    assert b.truco_call is not None
+    return state._envido_in_answer(b, seat, b.truco_call[0])
+
+
+def policy(state: sim.Sim, rng: Uniform, envido: bool = True, truco: bool = False) -> Action:
     """A quick player from its own cards, with the thresholds of the bundled heuristics:
     Envido on 27 or more, Truco on strong cards (a bluff now and then once a trick is
     won), answers that accept whenever the cards give a fair chance, and the cheapest
@@ -226,18 +410,26 @@ def policy(state: sim.Sim, rng: Uniform) -> Action:
             return REAL_ENVIDO
         return QUIERO if points >= (29 if falta else 25) else NO_QUIERO
     if asked == sim.ANSWER_TRUCO:
-        eq = equity(state, seat)
         pending = b.truco_call
         assert pending is not None
+        if truco:  # bots.truco.shrewd's answer: accept when it pays in expected points
+            p = trick_chance(state, seat)
+            if p > RAISE_AT and pending[0] < 3:
+                return TRUCO_CALLS[pending[0]]
+            return QUIERO if (2 * p - 1) * (pending[0] + 1) > -pending[0] else NO_QUIERO
+        eq = equity(state, seat)
         if eq > 0.8 and pending[0] < 3 and rng.random() < 0.5:
             return TRUCO_CALLS[pending[0]]  # ruling R7: the next raise
         return QUIERO if eq > 0.3 else NO_QUIERO
     # PLAY: the calls it may make (R7, R8), read off the state as sim._legal does
-    if b.estate == sim.E_NONE and not b.closed and state.envido[seat] >= 27:
+    if envido and b.estate == sim.E_NONE and not b.closed and state.envido[seat] >= 27:
         return ENVIDO
     if b.level < 3 and b.raise_team in (None, seat % 2):
-        eq = equity(state, seat)
-        if eq > 0.72 or (b.closed and eq > 0.3 and rng.random() < 0.1):
+        if truco:  # bots.truco.shrewd's call, on the table's chance
+            p, at = trick_chance(state, seat), TRUCO_AT
+        else:
+            p, at = equity(state, seat), 0.72
+        if p > at or (b.closed and p > 0.3 and rng.random() < 0.1):
             return TRUCO_CALLS[b.level]
     hand = state.hands[seat]
     if len(hand) == 1:
@@ -327,6 +519,12 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
 
 
 BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
+# How the playouts' seats bet: by their own cards (``policy``), the Envido by their
+# team's chance (``team_policy``), or the Envido and the Truco so (``table_policy``).
+MODELS = {"own": policy, "envido": team_policy, "table": table_policy}
+# What a playout's end is worth: the hand's points (the team's less the other's), or the
+# chance to win the match from the scores it leaves (``match_equity``).
+VALUES = ("points", "match")
 
 
 def is_envido_call(action: Action) -> bool:
@@ -392,9 +590,17 @@ class Bot(BaseBot):
         samples: int = 0,
         read: bool = True,
         bets: str = "search",
+        model: str = "own",
+        value: str = "points",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
+        if model not in MODELS:
+            raise ValueError(f"pimc: model={model!r} is not one of {', '.join(MODELS)}")
+        self.move: Policy = MODELS[model]
+        if value not in VALUES:
+            raise ValueError(f"pimc: value={value!r} is not one of {', '.join(VALUES)}")
+        self.value = value
         self.seed = seed
         self.options = SearchOptions(budget=budget, samples=samples)
         self.read = bool(read)
@@ -422,6 +628,19 @@ class Bot(BaseBot):
         sampler = Sampler(view)
         team = view.seat % 2
         race = Race(len(actions))
+        seats = len(view.names)
+        if self.value == "match":
+            table = match_equity(view.target, 2 if view.kind == "duels" else seats)
+            ours, theirs = view.scores[team], view.scores[1 - team]
+
+            def worth(points: tuple[int, int]) -> float:
+                return equity_after(
+                    table, view.target, ours + points[team], theirs + points[1 - team]
+                )
+        else:
+
+            def worth(points: tuple[int, int]) -> float:
+                return points[team] - points[1 - team]
 
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
             return replay(view, sampler.sample(rng))
@@ -439,8 +658,8 @@ class Bot(BaseBot):
                     continue
                 child = state.copy()
                 child.step(action)
-                points = play_out(child, Draws(draws, rng))
-                values.append(points[team] - points[1 - team])
+                points = play_out(child, Draws(draws, rng), self.move)
+                values.append(worth(points))
             race.add(values, weigh(world))
             return values
 

@@ -1,0 +1,248 @@
+"""Truco's ``pimc`` against ``shrewd`` hand for hand: the same hands and the same other
+seats' bots, one seat played first by the bot under test and then by the base bot
+(common random numbers); the mean gain per hand of that seat's team (its team's points
+in the hand less the other team's) with its standard error, and where it came from.
+
+Tournament P (bench/truco_strength.py) takes hundreds of matches to separate two close
+bots; here the cards' luck and the other seats' play cancel, hand by hand.
+
+Hand ``i`` is from the match seeded ``pair<i>``, after ``i // seats % 8`` hands played by
+``basic`` at every seat (the same both ways; fewer once a team is within 5 points of the
+target), so that the scores, and with them the Falta Envido's worth (R8), vary as in a
+match, and at six seats the hand is a team hand or the duels of R13 by turns. The tested
+seat is ``i % seats``; the other seats are ``--others`` in turn from the seat after it
+(at six seats by default the tournament's field less one pimc: pimc, shrewd, shrewd,
+basic, random). Every bot is seeded by the hand, and made afresh for each way.
+
+The breakdown (each a gain a hand, so the parts add up to the whole):
+
+* ``team``/``duels``: the hands of each kind (R13), each over its own count;
+* ``envido``, ``truco``: the Envido's points and the Truco's (R8, R7), the Truco's split by
+  how each play ended: ``tricks`` (played out), ``no-quiero`` (refused) and ``mazo`` (R10);
+* ``own duel``/``other duels``: in the duel hands, the tested seat's own duel and the two
+  others (its teammates' play, which it moves only through the cards it shows);
+* ``match equity``: the gain in the chance to win the match from the scores the hand
+  leaves (``bots.truco.pimc.match_equity``: equal teams; in percentage points), which
+  weighs a point by what it is worth at that score;
+* ``first``: the gain split by the tested seat's first decision that differs between the
+  two ways (every earlier action is the same both ways, so the whole difference of the
+  hand follows from it): an envido call or answer, a Truco call or answer, al mazo, a
+  card (with the base bot's kind of action when it differs); ``same``: none differed.
+
+Run (a statistical bench, no clock in it: at the lowest priority):
+``python bench/truco_paired.py [--seats 6] [--hands 400] [--bot pimc:samples=150]
+[--base shrewd] [--others pimc:samples=150,shrewd,shrewd,basic,random]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.games.truco.actions import Action, Answer, Call, Mazo, Play
+from arena.games.truco.rules import TrucoRules
+from arena.games.truco.state import TrucoMatch
+from arena.play.run import load_bot
+from bots.truco.pimc import equity_after, match_equity
+
+SIX_OTHERS = "pimc:samples=150,shrewd,shrewd,basic,random"
+
+
+def kind_of(asked: str, action: Action) -> str:
+    """What sort of decision ``action`` was, asked ``asked``."""
+    if isinstance(action, Call):
+        return "envido call" if action.is_envido else "truco call"
+    if isinstance(action, Mazo):
+        return "mazo"
+    if isinstance(action, Play):
+        return "card"
+    if isinstance(action, Answer):
+        return "envido answer" if asked == "answer-envido" else "truco answer"
+    return "declare"
+
+
+WARM = 8  # up to this many hands played by basic before the tested one
+
+
+def play_hand(
+    rules: TrucoRules, names: Sequence[str], i: int, warm: int
+) -> tuple[dict[str, Any], list[tuple[int, str, Action]]]:
+    """Hand ``i``, after ``warm`` hands of ``basic``, with seat s played by ``names[s]``:
+    its replay record and every decision in it (seat, what was asked, the action)."""
+    match = TrucoMatch(rules, match_id=f"pair{i}", seed=f"pair{i}")
+    first = [load_bot("basic", str(i), "truco") for _ in names]
+    while match.hand_no <= warm and max(match.scores) < rules.points - 5:
+        _play(match, first)  # the same both ways
+    bots = [load_bot(name, str(i), "truco") for name in names]
+    log = _play(match, bots)
+    return match.finished[-1], log
+
+
+def _play(match: TrucoMatch, bots: Sequence[Any]) -> list[tuple[int, str, Action]]:
+    hand = match.hand_no
+    log: list[tuple[int, str, Action]] = []
+    while not match.is_over and match.hand_no == hand:
+        (seat,) = match.to_act()
+        legal = match.legal_actions(seat)
+        view = match.view(seat)
+        picked = bots[seat].act(view, legal)
+        action = legal[picked] if isinstance(picked, int) else picked
+        log.append((seat, view.asked, action))
+        match.apply(seat, action)
+    return log
+
+
+def parts(record: dict[str, Any], seat: int) -> dict[str, float]:
+    """The hand's points for ``seat``'s team less the other team's, whole and in parts."""
+    team = seat % 2
+    out: dict[str, float] = defaultdict(float)
+
+    def add(key: str, scored: Sequence[int] | None, points: int | None = None) -> None:
+        if scored is None:
+            return
+        side, value = (scored[0], scored[1]) if points is None else (scored, points)
+        out[key] += value if side == team else -value
+
+    for play in record["plays"]:
+        env = play["envido"]
+        before = dict(out)
+        if env is not None and env["team"] is not None:
+            add("envido", env["team"], env["points"])  # type: ignore[arg-type]
+        if play["truco"] is not None:
+            add("truco", play["truco"])
+            add(f"truco {play['ended']}", play["truco"])
+        if record["kind"] == "duels":
+            own = seat in play["seats"]
+            got = out.get("envido", 0) + out.get("truco", 0)
+            got -= before.get("envido", 0) + before.get("truco", 0)
+            out["own duel" if own else "other duels"] += got
+    out["total"] = out.get("envido", 0.0) + out.get("truco", 0.0)
+    table = match_equity(record["target"], len(record["hands"]))
+    ours, theirs = record["scores"][team], record["scores"][1 - team]
+    out["match"] = 100 * equity_after(table, record["target"], ours, theirs)
+    return out
+
+
+def first_difference(
+    a: list[tuple[int, str, Action]], b: list[tuple[int, str, Action]], seat: int
+) -> str:
+    """The kind of the first decision the two ways took differently (the tested seat's,
+    as every other seat sees the same position up to it)."""
+    for (sa, asked, act_a), (_, _, act_b) in zip(a, b, strict=False):
+        if act_a != act_b:
+            if sa != seat:
+                return "other seat"
+            ka, kb = kind_of(asked, act_a), kind_of(asked, act_b)
+            return f"{asked}: {ka}" + ("" if ka == kb else f" (base: {kb})")
+    return "same"
+
+
+class Stat:
+    """A running mean and standard error."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.sum = 0.0
+        self.squares = 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        self.sum += x
+        self.squares += x * x
+
+    def mean(self) -> float:
+        return self.sum / self.n if self.n else 0.0
+
+    def se(self) -> float:
+        n = self.n
+        if n < 2:
+            return 0.0
+        var = max(0.0, (self.squares - self.sum * self.sum / n) / (n - 1))
+        return math.sqrt(var / n)
+
+    def show(self) -> str:
+        return f"{self.mean():+.3f} ± {self.se():.3f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seats", type=int, choices=(2, 4, 6), default=6)
+    parser.add_argument("--hands", type=int, default=400)
+    parser.add_argument("--start", type=int, default=0, help="the first hand's index")
+    parser.add_argument("--bot", default="pimc:samples=150")
+    parser.add_argument("--base", default="shrewd")
+    parser.add_argument("--others", default=None, help="the other seats' bots, a,b,...")
+    parser.add_argument("--every", type=int, default=50, help="print the figures this often")
+    parser.add_argument("--out", type=Path, help="write each hand's figures here (JSON lines)")
+    args = parser.parse_args()
+    if args.hands < 2:
+        parser.error("--hands must be at least 2")
+    others = (args.others or (SIX_OTHERS if args.seats == 6 else "shrewd")).split(",")
+    rules = TrucoRules(seats=args.seats)
+    seats = args.seats
+    total, by_kind = Stat(), {"team": Stat(), "duels": Stat()}
+    match = Stat()
+    sums: dict[str, float] = defaultdict(float)  # each part's gain, summed over hands
+    counts: dict[str, int] = defaultdict(int)  # hands by first difference
+    started = time.perf_counter()
+    for n, i in enumerate(range(args.start, args.start + args.hands), 1):
+        seat, warm = i % seats, i // seats % WARM
+        names = [""] * seats
+        for k in range(1, seats):
+            names[(seat + k) % seats] = others[(k - 1) % len(others)]
+        names[seat] = args.bot
+        rec_a, log_a = play_hand(rules, names, i, warm)
+        names[seat] = args.base
+        rec_b, log_b = play_hand(rules, names, i, warm)
+        duels = rec_a["kind"] == "duels"
+        pa, pb = parts(rec_a, seat), parts(rec_b, seat)
+        gain = pa["total"] - pb["total"]
+        total.add(gain)
+        match.add(pa["match"] - pb["match"])
+        by_kind["duels" if duels else "team"].add(gain)
+        for key in set(pa) | set(pb):
+            if key not in ("total", "match"):
+                sums[key] += pa.get(key, 0.0) - pb.get(key, 0.0)
+        first = first_difference(log_a, log_b, seat)
+        counts[first] += 1
+        sums[f"first: {first}"] += gain
+        if args.out is not None:
+            with args.out.open("a") as out:
+                line = {"hand": i, "seat": seat, "kind": "duels" if duels else "team",
+                        "gain": gain, "first": first, "bot": pa, "base": pb,
+                        "calls_bot": [str(a) for s, _, a in log_a if s == seat],
+                        "calls_base": [str(a) for s, _, a in log_b if s == seat]}  # fmt: skip
+                out.write(json.dumps(line) + "\n")
+        if n % args.every == 0 or n == args.hands:
+            report(args, n, total, by_kind, match, sums, counts, time.perf_counter() - started)
+
+
+def report(
+    args: argparse.Namespace,
+    n: int,
+    total: Stat,
+    by_kind: dict[str, Stat],
+    match: Stat,
+    sums: dict[str, float],
+    counts: dict[str, int],
+    took: float,
+) -> None:
+    print(f"{args.seats} seats, {n} hands ({took:.0f}s): {args.bot} - {args.base} = "
+          f"{total.show()} points a hand", flush=True)  # fmt: skip
+    kinds = ", ".join(f"{k} {s.show()} ({s.n})" for k, s in by_kind.items() if s.n)
+    print(f"  by kind: {kinds}")
+    print(f"  match equity: {match.show()} percentage points a hand")
+    for key in sorted(k for k in sums if not k.startswith("first")):
+        print(f"  {key}: {sums[key] / n:+.3f}")
+    for key in sorted(counts):
+        print(f"  first {key}: {counts[key]} hands, {sums['first: ' + key] / n:+.3f} a hand")
+
+
+if __name__ == "__main__":
+    main()
