@@ -21,22 +21,23 @@ The breakdown (each a gain a hand, so the parts add up to the whole):
   how each play ended: ``tricks`` (played out), ``no-quiero`` (refused) and ``mazo`` (R10);
 * ``own duel``/``other duels``: in the duel hands, the tested seat's own duel and the two
   others (its teammates' play, which it moves only through the cards it shows);
-* ``match equity``: the gain in the chance to win the match from the scores the hand
-  leaves (``bots.truco.pimc.match_equity``: equal teams; in percentage points), which
-  weighs a point by what it is worth at that score;
+* ``capped``: the gain with each Envido's points counted up to ``CAP`` (5): a Falta
+  Envido stakes up to the whole match on one declaration, and a few of them make most of
+  the spread of the whole; capped, the other differences show sooner;
 * ``first``: the gain split by the tested seat's first decision that differs between the
   two ways (every earlier action is the same both ways, so the whole difference of the
   hand follows from it): an envido call or answer, a Truco call or answer, al mazo, a
   card (with the base bot's kind of action when it differs); ``same``: none differed.
 
 Run (a statistical bench, no clock in it: at the lowest priority):
-``python bench/truco_paired.py [--seats 6] [--hands 400] [--bot pimc:samples=150]
+``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]
 [--base shrewd] [--others pimc:samples=150,shrewd,shrewd,basic,random]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import time
@@ -49,7 +50,6 @@ from arena.games.truco.actions import Action, Answer, Call, Mazo, Play
 from arena.games.truco.rules import TrucoRules
 from arena.games.truco.state import TrucoMatch
 from arena.play.run import load_bot
-from bots.truco.pimc import equity_after, match_equity
 
 SIX_OTHERS = "pimc:samples=150,shrewd,shrewd,basic,random"
 
@@ -67,6 +67,7 @@ def kind_of(asked: str, action: Action) -> str:
     return "declare"
 
 
+CAP = 5  # "capped": an Envido's points counted up to this (a Falta is the match's luck)
 WARM = 8  # up to this many hands played by basic before the tested one
 
 
@@ -98,6 +99,15 @@ def _play(match: TrucoMatch, bots: Sequence[Any]) -> list[tuple[int, str, Action
     return log
 
 
+def kind_ok(kind: str, i: int, seats: int) -> bool:
+    """Whether hand ``i`` is one ``--kind`` asks for: at six seats the hand after an even
+    warm-up is a team hand, after an odd one the duels (R13; unless the warm-up stopped
+    short near the target, which the figures then count as what it was)."""
+    if kind == "any" or seats != 6:
+        return True
+    return (i // seats % WARM) % 2 == (1 if kind == "duels" else 0)
+
+
 def parts(record: dict[str, Any], seat: int) -> dict[str, float]:
     """The hand's points for ``seat``'s team less the other team's, whole and in parts."""
     team = seat % 2
@@ -114,6 +124,7 @@ def parts(record: dict[str, Any], seat: int) -> dict[str, float]:
         before = dict(out)
         if env is not None and env["team"] is not None:
             add("envido", env["team"], env["points"])  # type: ignore[arg-type]
+            add("envido capped", env["team"], min(CAP, env["points"]))  # type: ignore[arg-type]
         if play["truco"] is not None:
             add("truco", play["truco"])
             add(f"truco {play['ended']}", play["truco"])
@@ -123,9 +134,7 @@ def parts(record: dict[str, Any], seat: int) -> dict[str, float]:
             got -= before.get("envido", 0) + before.get("truco", 0)
             out["own duel" if own else "other duels"] += got
     out["total"] = out.get("envido", 0.0) + out.get("truco", 0.0)
-    table = match_equity(record["target"], len(record["hands"]))
-    ours, theirs = record["scores"][team], record["scores"][1 - team]
-    out["match"] = 100 * equity_after(table, record["target"], ours, theirs)
+    out["capped"] = out.get("envido capped", 0.0) + out.get("truco", 0.0)
     return out
 
 
@@ -179,6 +188,10 @@ def main() -> None:
     parser.add_argument("--base", default="shrewd")
     parser.add_argument("--others", default=None, help="the other seats' bots, a,b,...")
     parser.add_argument("--every", type=int, default=50, help="print the figures this often")
+    parser.add_argument(
+        "--kind", choices=("any", "team", "duels"), default="any",
+        help="at six seats, only the hands after an even (team) or odd (duels) warm-up",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, help="write each hand's figures here (JSON lines)")
     args = parser.parse_args()
     if args.hands < 2:
@@ -187,11 +200,12 @@ def main() -> None:
     rules = TrucoRules(seats=args.seats)
     seats = args.seats
     total, by_kind = Stat(), {"team": Stat(), "duels": Stat()}
-    match = Stat()
+    capped = Stat()
     sums: dict[str, float] = defaultdict(float)  # each part's gain, summed over hands
     counts: dict[str, int] = defaultdict(int)  # hands by first difference
     started = time.perf_counter()
-    for n, i in enumerate(range(args.start, args.start + args.hands), 1):
+    wanted = (i for i in itertools.count(args.start) if kind_ok(args.kind, i, seats))
+    for n, i in enumerate(itertools.islice(wanted, args.hands), 1):
         seat, warm = i % seats, i // seats % WARM
         names = [""] * seats
         for k in range(1, seats):
@@ -204,10 +218,10 @@ def main() -> None:
         pa, pb = parts(rec_a, seat), parts(rec_b, seat)
         gain = pa["total"] - pb["total"]
         total.add(gain)
-        match.add(pa["match"] - pb["match"])
+        capped.add(pa["capped"] - pb["capped"])
         by_kind["duels" if duels else "team"].add(gain)
         for key in set(pa) | set(pb):
-            if key not in ("total", "match"):
+            if key not in ("total", "capped"):
                 sums[key] += pa.get(key, 0.0) - pb.get(key, 0.0)
         first = first_difference(log_a, log_b, seat)
         counts[first] += 1
@@ -220,7 +234,7 @@ def main() -> None:
                         "calls_base": [str(a) for s, _, a in log_b if s == seat]}  # fmt: skip
                 out.write(json.dumps(line) + "\n")
         if n % args.every == 0 or n == args.hands:
-            report(args, n, total, by_kind, match, sums, counts, time.perf_counter() - started)
+            report(args, n, total, by_kind, capped, sums, counts, time.perf_counter() - started)
 
 
 def report(
@@ -228,7 +242,7 @@ def report(
     n: int,
     total: Stat,
     by_kind: dict[str, Stat],
-    match: Stat,
+    capped: Stat,
     sums: dict[str, float],
     counts: dict[str, int],
     took: float,
@@ -237,7 +251,7 @@ def report(
           f"{total.show()} points a hand", flush=True)  # fmt: skip
     kinds = ", ".join(f"{k} {s.show()} ({s.n})" for k, s in by_kind.items() if s.n)
     print(f"  by kind: {kinds}")
-    print(f"  match equity: {match.show()} percentage points a hand")
+    print(f"  capped: {capped.show()} points a hand (an Envido counted up to {CAP})")
     for key in sorted(k for k in sums if not k.startswith("first")):
         print(f"  {key}: {sums[key] / n:+.3f}")
     for key in sorted(counts):

@@ -36,6 +36,14 @@ def test_the_playout_policy_takes_only_legal_moves(seats: int, model: str) -> No
             state.apply(move)
 
 
+def test_by_default_the_playouts_bet_the_envido_on_the_teams_chance() -> None:
+    """The default model is ``team`` (bench/truco_paired.py: at six seats, team hands,
+    +1.7 points a hand over ``own``): every playout move is ``team_policy``'s."""
+    bot = pimc.Bot(seed=1, samples=4)
+    assert bot.move is pimc.team_policy
+    assert pimc.Bot(model="own").move is pimc.policy
+
+
 def test_a_duel_hands_playout_ends_with_its_own_duel() -> None:
     """ruling R13: three duels one after another; the search plays out only the one in
     progress, whose points are then added to those of the duels before it."""
@@ -305,53 +313,14 @@ def test_at_six_seats_the_envido_is_bet_on_the_teams_chance() -> None:
     assert pimc.policy(state, rng) == pimc.QUIERO
 
 
-def test_the_match_equity_table_is_a_fair_race() -> None:
-    """``match_equity``: level needs are even, the table is symmetric and monotone, and
-    it is the chance a seeded simulation of the race to the target gives (R11)."""
-    target, seats = 15, 6
-    table = pimc.match_equity(target, seats)
-    for a in range(1, target + 1):
-        assert table[a][a] == pytest.approx(0.5)
-        for b in range(1, target + 1):
-            assert table[a][b] + table[b][a] == pytest.approx(1.0)
-            if b > 1:
-                assert table[a][b] >= table[a][b - 1]
-    ratio = pimc.HAND_POINTS[seats] / (1 + pimc.HAND_POINTS[seats])
-    rng = random.Random(3)
-
-    def points() -> int:
-        k = 0
-        while rng.random() < ratio:
-            k += 1
-        return k
-
-    wins, races = 0.0, 20000
-    for _ in range(races):
-        ours, theirs = 5, 10  # needing 10 and 5
-        while True:
-            ours += points()
-            theirs += points()
-            if max(ours, theirs) >= target and ours != theirs:
-                wins += ours > theirs
-                break
-    assert table[10][5] == pytest.approx(wins / races, abs=0.015)
-    assert pimc.equity_after(table, target, 16, 15) == 1.0  # over: more points win
-    assert pimc.equity_after(table, target, 15, 15) == 0.5  # level: another hand
-
-
-def test_unknown_model_or_value_options_are_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="model='sharp' is not one of own, envido, table"):
+def test_an_unknown_model_option_is_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match="model='sharp' is not one of team, own"):
         pimc.Bot(model="sharp")
-    with pytest.raises(ValueError, match="value='money' is not one of points, match"):
-        pimc.Bot(value="money")
 
 
-@pytest.mark.parametrize("options", [{"model": "table"}, {"value": "match"}])
-def test_with_other_models_and_values_it_plays_legal_moves_that_repeat(
-    options: dict[str, str],
-) -> None:
+def test_with_the_old_model_it_plays_legal_moves_that_repeat() -> None:
     match = TrucoMatch(TrucoRules(seats=6), match_id="model", seed="model")
-    bot, twin = (pimc.Bot(seed=4, samples=6, **options) for _ in range(2))
+    bot, twin = (pimc.Bot(seed=4, samples=6, model="own") for _ in range(2))
     for _ in range(120):
         if match.is_over:
             break

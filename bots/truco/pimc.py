@@ -186,54 +186,6 @@ class Draws:
         return values[i] if i < len(values) else self.rng.random()
 
 
-# A team's points in one hand, on average, at each table size (bench/truco_strength.py's
-# figures: about 2.1, 2.5 and 4.3 at 2, 4 and 6 seats); ``match_equity`` takes a team's
-# points in a hand as geometric with that mean (often none, now and then many: a
-# Falta Envido, a Vale Cuatro), each team's independent of the other's.
-HAND_POINTS = {2: 2.1, 4: 2.5, 6: 4.3}
-MOST_POINTS = 40  # a hand's points beyond this are taken as this (Falta Envido is less)
-
-
-@functools.cache
-def match_equity(target: int, seats: int) -> tuple[tuple[float, ...], ...]:
-    """``table[a][b]``: the chance that a team needing ``a`` more points (1 .. target)
-    wins the match (R11) against one needing ``b``, two equal teams scoring as
-    ``HAND_POINTS`` says. What a point is worth depends on the score: a Falta Envido at
-    0-0 stakes the whole match, where the stronger player gains by small sure points;
-    near the end, only reaching the target counts."""
-    ratio = HAND_POINTS[seats] / (1 + HAND_POINTS[seats])
-    q = [(1 - ratio) * ratio**k for k in range(MOST_POINTS + 1)]
-    q[-1] += 1 - sum(q)
-    table = [[0.5] * (target + 1) for _ in range(target + 1)]
-    for a in range(1, target + 1):
-        for b in range(1, target + 1):
-            win = 0.0
-            for u, qu in enumerate(q):
-                for t, qt in enumerate(q):
-                    if u == t == 0:
-                        continue
-                    na, nb = a - u, b - t
-                    if na > 0 and nb > 0:
-                        win += qu * qt * table[na][nb]
-                    elif na <= 0 and (nb > 0 or na < nb):
-                        win += qu * qt
-                    elif na == nb:  # level at the target: another hand (R11)
-                        win += qu * qt * 0.5
-            table[a][b] = win / (1 - q[0] * q[0])
-    return tuple(tuple(row) for row in table)
-
-
-def equity_after(
-    table: tuple[tuple[float, ...], ...], target: int, ours: int, theirs: int
-) -> float:
-    """``match_equity`` once the scores are ``ours`` and ``theirs`` (the match over or
-    not, R11)."""
-    a, b = target - ours, target - theirs
-    if a <= 0 or b <= 0:
-        return 1.0 if a < b else 0.0 if b < a else 0.5
-    return table[a][b]
-
-
 def play_out(state: sim.Sim, rng: Uniform, move: Policy | None = None) -> tuple[int, int]:
     """Play on with ``policy`` to the end of the play in progress and return the teams'
     points in the hand so far. In the six-seat duel hand (R13) that is the end of this
@@ -329,33 +281,12 @@ def envido_chance(state: sim.Sim, seat: int, strong: bool = False) -> float:
 ENVIDO_AT, REAL_ENVIDO_AT, RAISE_AT = 0.66, 0.85, 0.8  # bots.truco.shrewd's thresholds
 
 
-# The chance a seat's team takes the tricks, as bots.truco.shrewd estimates it (30-40
-# rollouts on random deals) at the first decision of a hand, by the seat's ``equity``
-# (0.0, 0.1, ... 1.0) and the seats at the table: measured over 300 seeded hands at each
-# table size (a one-off calibration, commit 2026-11-26). With partners even a weak hand
-# has a fair chance: at six seats shrewd's is 0.36 or more.
-TEAM_TRICKS = {
-    2: (0.0, 0.01, 0.03, 0.07, 0.13, 0.27, 0.42, 0.61, 0.68, 0.89, 1.0),
-    4: (0.19, 0.19, 0.2, 0.25, 0.29, 0.37, 0.49, 0.6, 0.68, 0.86, 1.0),
-    6: (0.37, 0.37, 0.38, 0.36, 0.37, 0.43, 0.49, 0.58, 0.67, 0.86, 1.0),
-}
-TRUCO_AT = 0.72  # bots.truco.shrewd's threshold for calling the Truco
-
-
-def trick_chance(state: sim.Sim, seat: int) -> float:
-    """``TEAM_TRICKS`` at this play's table, read off at ``seat``'s ``equity``."""
-    x = 10 * equity(state, seat)
-    row = TEAM_TRICKS[len(state.bout.order)]
-    i = min(9, int(x))
-    return row[i] + (row[i + 1] - row[i]) * (x - i)
-
-
-def team_policy(state: sim.Sim, rng: Uniform, truco: bool = False) -> Action:
+def team_policy(state: sim.Sim, rng: Uniform) -> Action:
     """``policy``, but the Envido called and answered as bots.truco.shrewd does it: by the
     chance that the seat's team holds the best envido at this table (``envido_chance``;
     a call read as a strong hand), where ``policy`` looks at the seat's own number only
-    and so, at four and six seats, refuses far more than a table does. With ``truco``,
-    the Truco too: called, raised and answered by shrewd's rules on ``trick_chance``."""
+    and so, at six seats, refuses a Real Envido far more than a table does (shrewd
+    accepts one there most of the time, whatever its own number: its team has three)."""
     asked, seat = state.asked()
     b = state.bout
     if asked == sim.ANSWER_ENVIDO:
@@ -377,12 +308,7 @@ def team_policy(state: sim.Sim, rng: Uniform, truco: bool = False) -> Action:
             return REAL_ENVIDO
         if p > ENVIDO_AT:
             return ENVIDO
-    return policy(state, rng, envido=False, truco=truco)
-
-
-def table_policy(state: sim.Sim, rng: Uniform) -> Action:
-    """``team_policy`` with the Truco read as a table reads it."""
-    return team_policy(state, rng, truco=True)
+    return policy(state, rng, envido=False)
 
 
 def _envido_in_answer(state: sim.Sim, seat: int) -> bool:
@@ -391,7 +317,7 @@ def _envido_in_answer(state: sim.Sim, seat: int) -> bool:
     return state._envido_in_answer(b, seat, b.truco_call[0])
 
 
-def policy(state: sim.Sim, rng: Uniform, envido: bool = True, truco: bool = False) -> Action:
+def policy(state: sim.Sim, rng: Uniform, envido: bool = True) -> Action:
     """A quick player from its own cards, with the thresholds of the bundled heuristics:
     Envido on 27 or more, Truco on strong cards (a bluff now and then once a trick is
     won), answers that accept whenever the cards give a fair chance, and the cheapest
@@ -410,14 +336,9 @@ def policy(state: sim.Sim, rng: Uniform, envido: bool = True, truco: bool = Fals
             return REAL_ENVIDO
         return QUIERO if points >= (29 if falta else 25) else NO_QUIERO
     if asked == sim.ANSWER_TRUCO:
+        eq = equity(state, seat)
         pending = b.truco_call
         assert pending is not None
-        if truco:  # bots.truco.shrewd's answer: accept when it pays in expected points
-            p = trick_chance(state, seat)
-            if p > RAISE_AT and pending[0] < 3:
-                return TRUCO_CALLS[pending[0]]
-            return QUIERO if (2 * p - 1) * (pending[0] + 1) > -pending[0] else NO_QUIERO
-        eq = equity(state, seat)
         if eq > 0.8 and pending[0] < 3 and rng.random() < 0.5:
             return TRUCO_CALLS[pending[0]]  # ruling R7: the next raise
         return QUIERO if eq > 0.3 else NO_QUIERO
@@ -425,11 +346,8 @@ def policy(state: sim.Sim, rng: Uniform, envido: bool = True, truco: bool = Fals
     if envido and b.estate == sim.E_NONE and not b.closed and state.envido[seat] >= 27:
         return ENVIDO
     if b.level < 3 and b.raise_team in (None, seat % 2):
-        if truco:  # bots.truco.shrewd's call, on the table's chance
-            p, at = trick_chance(state, seat), TRUCO_AT
-        else:
-            p, at = equity(state, seat), 0.72
-        if p > at or (b.closed and p > 0.3 and rng.random() < 0.1):
+        eq = equity(state, seat)
+        if eq > 0.72 or (b.closed and eq > 0.3 and rng.random() < 0.1):
             return TRUCO_CALLS[b.level]
     hand = state.hands[seat]
     if len(hand) == 1:
@@ -519,12 +437,9 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
 
 
 BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
-# How the playouts' seats bet: by their own cards (``policy``), the Envido by their
-# team's chance (``team_policy``), or the Envido and the Truco so (``table_policy``).
-MODELS = {"own": policy, "envido": team_policy, "table": table_policy}
-# What a playout's end is worth: the hand's points (the team's less the other's), or the
-# chance to win the match from the scores it leaves (``match_equity``).
-VALUES = ("points", "match")
+# How the playouts' seats bet the Envido: by their team's chance (``team_policy``), or
+# by their own number (``policy``, the model before 2026-11-26).
+MODELS = {"team": team_policy, "own": policy}
 
 
 def is_envido_call(action: Action) -> bool:
@@ -590,17 +505,13 @@ class Bot(BaseBot):
         samples: int = 0,
         read: bool = True,
         bets: str = "search",
-        model: str = "own",
-        value: str = "points",
+        model: str = "team",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
         if model not in MODELS:
             raise ValueError(f"pimc: model={model!r} is not one of {', '.join(MODELS)}")
         self.move: Policy = MODELS[model]
-        if value not in VALUES:
-            raise ValueError(f"pimc: value={value!r} is not one of {', '.join(VALUES)}")
-        self.value = value
         self.seed = seed
         self.options = SearchOptions(budget=budget, samples=samples)
         self.read = bool(read)
@@ -628,19 +539,6 @@ class Bot(BaseBot):
         sampler = Sampler(view)
         team = view.seat % 2
         race = Race(len(actions))
-        seats = len(view.names)
-        if self.value == "match":
-            table = match_equity(view.target, 2 if view.kind == "duels" else seats)
-            ours, theirs = view.scores[team], view.scores[1 - team]
-
-            def worth(points: tuple[int, int]) -> float:
-                return equity_after(
-                    table, view.target, ours + points[team], theirs + points[1 - team]
-                )
-        else:
-
-            def worth(points: tuple[int, int]) -> float:
-                return points[team] - points[1 - team]
 
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
             return replay(view, sampler.sample(rng))
@@ -659,7 +557,7 @@ class Bot(BaseBot):
                 child = state.copy()
                 child.step(action)
                 points = play_out(child, Draws(draws, rng), self.move)
-                values.append(worth(points))
+                values.append(points[team] - points[1 - team])
             race.add(values, weigh(world))
             return values
 
