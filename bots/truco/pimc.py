@@ -15,6 +15,13 @@ each world is one its view allows, weighed by how likely the other seats' calls 
 answers so far are with the cards it gives them. A declaration (R9) is made whenever
 legal: the true number can only win the Envido.
 
+The playouts' seats call and answer the Envido as bots.truco.shrewd does, on the chance
+that their team holds the best envido at the table (``team_policy``): with three to a
+team a table accepts a Real Envido most of the time whatever its own number. The old model (option
+``model=own``, ``policy``) answered on a seat's own cards, so at six seats the search
+bluffed a Real Envido in a third to a half of the team hands and lost on it
+(bench/truco_paired.py has the figures).
+
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
 duel hand (R13) a playout ends with the searching seat's own duel, the later ones adding
@@ -31,7 +38,8 @@ taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the
 ``guard`` (every action searched, but shrewd's betting kept unless the search finds
 another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors). The
 default is ``search``: at six seats, over three seeds, neither other choice proved
-better (bench/truco_strength.py's docstring has the numbers).
+better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
+default) or ``own`` (above).
 """
 
 from __future__ import annotations
