@@ -67,6 +67,13 @@ quiet lock (load about 20 from other jobs at nice 19), 2026-11-26:
 * seed 31: pimc#1 > pimc#2 > shrewd#2 > basic > shrewd#1 > random. pimc#1 125, 4.54
   (3.88); shrewd#2 101, 4.31 (4.11). P = 0.9309 (0.9832 than shrewd#1): first, NOT met
   (was P 0.52).
+* seed 32: pimc#1 > pimc#2 > shrewd#1 > shrewd#2 > basic > random. pimc#1 121, 4.60
+  (3.83); shrewd#1 105, 4.35 (4.08). P = 0.9058 (0.9841 than shrewd#2): first, NOT met
+  (was P 0.97 on this seed, where the old model happened to finish first).
+
+First on all three seeds (the old model: second, first by a hair, first), P 0.90-0.93:
+a gain of about a point a hand in one of three seats of a team shows in 200 matches of
+about seven hands only as 20-25 more matches won of 200 (125 against 101).
 
 Per decision (``bench/truco_pimc_time.py``, same conditions): median 37.5, 49.8 and
 49.8 ms at 2, 4 and 6 seats, 95th percentile 55.5, 53.5 and 52.9 ms (the deadline is
