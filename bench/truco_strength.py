@@ -75,9 +75,11 @@ First on all three seeds (the old model: second, first by a hair, first), P 0.90
 a gain of about a point a hand in one of three seats of a team shows in 200 matches of
 about seven hands only as 20-25 more matches won of 200 (125 against 101).
 
-Four seats with ``model=team`` (seed 30, same conditions, 2026-11-26): pimc > shrewd >
-basic > random; pimc won 134, 2.89 points a hand (against 2.22); shrewd 108, 2.63
-(2.48). P = 0.9946: met, as with the old model (134, 2.82, P 0.9973).
+Four and two seats with ``model=team`` (seed 30, same conditions, 2026-11-26). Four
+seats: pimc > shrewd > basic > random; pimc won 134, 2.89 points a hand (against 2.22);
+shrewd 108, 2.63 (2.48). P = 0.9946: met, as with the old model (134, 2.82, P 0.9973).
+Two seats: pimc > shrewd > basic > random; pimc won 180, 2.80 (1.51); shrewd 139, 1.82
+(1.29). P = 1.0000: met (the old model: 168, 2.72).
 
 Per decision (``bench/truco_pimc_time.py``, same conditions): median 37.5, 49.8 and
 49.8 ms at 2, 4 and 6 seats, 95th percentile 55.5, 53.5 and 52.9 ms (the deadline is
