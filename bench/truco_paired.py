@@ -29,6 +29,32 @@ The breakdown (each a gain a hand, so the parts add up to the whole):
   hand follows from it): an envido call or answer, a Truco call or answer, al mazo, a
   card (with the base bot's kind of action when it differs); ``same``: none differed.
 
+Measured 2026-11-26, six seats unless said, ``pimc:samples=150`` (what 50 ms buys at six
+seats), at the lowest priority beside others' jobs (figures do not depend on load); a
+gain is pimc's points a hand less shrewd's in the same seat, ``capped`` in brackets:
+
+* team hands (``--kind team --start 600``, 300 hands, the other pimc on the old model):
+  the old playout model (``model=own``) -1.10 ± 0.42 (-0.73 ± 0.21): worse than shrewd,
+  by its Envido (a Real Envido bluffed in a third to a half of the hands); the new
+  (``model=team``) +0.28 ± 0.44 (+0.18 ± 0.20); paired, new less old +1.38 ± 0.33
+  (+0.91 ± 0.15).
+* duel hands (``--kind duels --start 600``, 138 hands): old +0.23 ± 0.43, new +0.51 ±
+  0.31; new less old +0.28 ± 0.40.
+* the whole table (``--start 1200``, 211 hands; both pimc seats on the model tested):
+  old +0.39 ± 0.37 (+0.17 ± 0.19), new +1.06 ± 0.39 (+0.56 ± 0.19); new less old +0.67
+  ± 0.38 (+0.39 ± 0.19).
+* four seats (``--seats 4 --bot pimc:samples=200 --others shrewd,basic,random``, 400
+  hands): old +1.05 ± 0.22, new +0.91 ± 0.25; new less old -0.14 ± 0.15 (+0.07 ± 0.09).
+  Two seats (``--seats 2 --bot pimc:samples=300 --others shrewd``, 134 hands): old +0.19
+  ± 0.32, new +0.63 ± 0.18; new less old +0.43 ± 0.26 (+0.01 ± 0.09).
+* tried and not kept (team hands unless said; each against the same hands): 300 worlds
+  instead of 150 (old model, 54 hands) -0.85 ± 0.54; the world weights tempered (their
+  square root, 211 hands) -0.21 ± 0.23, or none (75 hands) +0.11 ± 0.53; the playouts'
+  Truco answered on a team trick chance as shrewd answers (112 hands) +0.05 ± 0.22, and
+  at four seats -0.94 ± 0.38 (77); the world weights reading the Envido on the team
+  model (108 hands, two runs) +0.35 ± 0.26 and -1.38 ± 1.17; valuing a playout by the
+  chance to win the match rather than its points: the same decisions in 53 hands.
+
 Run (a statistical bench, no clock in it: at the lowest priority):
 ``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]
 [--base shrewd] [--others pimc:samples=150,shrewd,shrewd,basic,random]``.
