@@ -17,10 +17,10 @@ legal: the true number can only win the Envido.
 
 The playouts' seats call and answer the Envido as bots.truco.shrewd does, on the chance
 that their team holds the best envido at the table (``team_policy``): with three to a
-team a table accepts a Real Envido most of the time whatever its own number. The old model (option
-``model=own``, ``policy``) answered on a seat's own cards, so at six seats the search
-bluffed a Real Envido in a third to a half of the team hands and lost on it
-(bench/truco_paired.py has the figures).
+team a table accepts a Real Envido most of the time whatever its own number. The old
+model (option ``model=own``, ``policy``) answered on a seat's own number, so at six
+seats the search bluffed a Real Envido in a third to a half of the team hands and lost
+on it (bench/truco_paired.py has the figures).
 
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
@@ -195,10 +195,11 @@ class Draws:
 
 
 def play_out(state: sim.Sim, rng: Uniform, move: Policy | None = None) -> tuple[int, int]:
-    """Play on with ``policy`` to the end of the play in progress and return the teams'
-    points in the hand so far. In the six-seat duel hand (R13) that is the end of this
-    duel: the later duels are played by their own seats' cards whatever happens in this
-    one, so they would add the same to every candidate, and only noise to the search."""
+    """Play on with ``move`` (``policy`` if none) to the end of the play in progress and
+    return the teams' points in the hand so far. In the six-seat duel hand (R13) that is
+    the end of this duel: the later duels are played by their own seats' cards whatever
+    happens in this one, so they would add the same to every candidate, and only noise
+    to the search."""
     move = move or policy
     cur = state.cur
     while not state.over and state.cur == cur:
