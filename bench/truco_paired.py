@@ -55,7 +55,12 @@ gain is pimc's points a hand less shrewd's in the same seat, ``capped`` in brack
   model (108 hands, two runs) +0.35 ± 0.26 and -1.38 ± 1.17; valuing a playout by the
   chance to win the match rather than its points: the same decisions in 53 hands; with
   the new model, shrewd's Truco betting (``bets=shrewd``) +0.03 ± 0.09 (243 hands) and
-  +0.04 ± 0.12 (207 others, ``--start 1500``), in the duels -0.22 ± 0.21 (138).
+  +0.04 ± 0.12 (207 others, ``--start 1500``), in the duels -0.22 ± 0.21 (138); with
+  the new model, 300 worlds instead of 150: -0.18 ± 0.19 (200 hands from 1500) and -0.29
+  ± 0.26 (190 from 600). More worlds (a faster simulator) would not buy strength here.
+* with the new model pimc is level with shrewd in the team hands (+0.28 ± 0.44 on the
+  300 from 600, -0.02 ± 0.40 on 200 from 1500) and ahead in the duels: its edge at six
+  seats is the Envido and the duels; the team hands' Truco is where it is not better.
 
 Run (a statistical bench, no clock in it: at the lowest priority):
 ``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]
