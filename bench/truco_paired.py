@@ -59,7 +59,7 @@ gain is pimc's points a hand less shrewd's in the same seat, ``capped`` in brack
   the new model, 300 worlds instead of 150: -0.18 ± 0.19 (200 hands from 1500) and -0.29
   ± 0.26 (190 from 600). More worlds (a faster simulator) would not buy strength here.
 * with the new model pimc is level with shrewd in the team hands (+0.28 ± 0.44 on the
-  300 from 600, -0.02 ± 0.40 on 200 from 1500) and ahead in the duels: its edge at six
+  300 from 600, +0.14 ± 0.39 on 300 from 1500) and ahead in the duels: its edge at six
   seats is the Envido and the duels; the team hands' Truco is where it is not better.
 
 Run (a statistical bench, no clock in it: at the lowest priority):
