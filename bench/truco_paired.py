@@ -58,6 +58,8 @@ gain is pimc's points a hand less shrewd's in the same seat, ``capped`` in brack
   +0.04 ± 0.12 (207 others, ``--start 1500``), in the duels -0.22 ± 0.21 (138); with
   the new model, 300 worlds instead of 150: -0.18 ± 0.19 (200 hands from 1500) and -0.29
   ± 0.26 (190 from 600). More worlds (a faster simulator) would not buy strength here.
+  The playouts' seats at a six-seat team table calling the Truco only as shrewd does
+  there (equity 0.9 or more): -0.16 ± 0.16 (300 from 600), +0.17 ± 0.11 (300 from 1500).
 * with the new model pimc is level with shrewd in the team hands (+0.28 ± 0.44 on the
   300 from 600, +0.14 ± 0.39 on 300 from 1500) and ahead in the duels: its edge at six
   seats is the Envido and the duels; the team hands' Truco is where it is not better.
