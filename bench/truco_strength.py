@@ -54,12 +54,50 @@ jobs of others running), 2026-11-25, commit 0e9a4da (its later commits play the 
 Over seeds 30-32 at six seats the plain search scored P 0.39, 0.52, 0.97 and
 ``bets=shrewd`` 0.86, 0.71, 0.51: no proven difference, so the default stays ``search``.
 
+Six seats after the playouts' Envido model was changed (``model=team``, the default
+since 2026-11-26: the playouts' seats call and answer the Envido on their team's
+chance, as shrewd does; the old model, ``model=own``, refused a Real Envido on a seat's
+own number, so the search bluffed one in a third to a half of the team hands and lost
+on it, bench/truco_paired.py), 200 rounds, default budget, each run alone under the
+quiet lock (load about 20 from other jobs at nice 19), 2026-11-26:
+
+* seed 30: pimc#1 > pimc#2 > shrewd#2 > shrewd#1 > basic > random. pimc#1 won 125 of
+  200, 4.53 points a hand (against 3.87); shrewd#2 101, 4.28 (4.12). P(pimc#1 better
+  than shrewd#2) = 0.9046 (than shrewd#1 0.9340): first, NOT P >= 0.99 (was P 0.39).
+* seed 31: pimc#1 > pimc#2 > shrewd#2 > basic > shrewd#1 > random. pimc#1 125, 4.54
+  (3.88); shrewd#2 101, 4.31 (4.11). P = 0.9309 (0.9832 than shrewd#1): first, NOT met
+  (was P 0.52).
+* seed 32: pimc#1 > pimc#2 > shrewd#1 > shrewd#2 > basic > random. pimc#1 121, 4.60
+  (3.83); shrewd#1 105, 4.35 (4.08). P = 0.9058 (0.9841 than shrewd#2): first, NOT met
+  (was P 0.97 on this seed, where the old model happened to finish first).
+
+(These P, like every P above, are TrueSkill's mu and sigma, which the bench read as its
+goal until 2026-11-26; it now reads the leaderboard's own P(>next), ``Ratings.prob_better``,
+printed first, with TrueSkill's beside it.)
+
+First on all three seeds (the old model: second, first by a hair, first), P 0.90-0.93:
+a gain of about a point a hand in one of three seats of a team shows in 200 matches of
+about seven hands only as 20-25 more matches won of 200 (125 against 101).
+
+Four and two seats with ``model=team`` (seed 30, same conditions, 2026-11-26). Four
+seats: pimc > shrewd > basic > random; pimc won 134, 2.89 points a hand (against 2.22);
+shrewd 108, 2.63 (2.48). P = 0.9946: met, as with the old model (134, 2.82, P 0.9973).
+Two seats: pimc > shrewd > basic > random; pimc won 180, 2.80 (1.51); shrewd 139, 1.82
+(1.29). P = 1.0000: met (the old model: 168, 2.72).
+
 Per decision (``bench/truco_pimc_time.py``, same conditions): median 37.5, 49.8 and
 49.8 ms at 2, 4 and 6 seats, 95th percentile 55.5, 53.5 and 52.9 ms (the deadline is
 checked between worlds; the machine was not idle); median worlds 133, 164.5 and 164.5.
+With ``model=team`` (2026-11-26, ``flock /work/quiet.lock python bench/truco_pimc_time.py
+--seats 6 --matches 2``): 93 decisions, median 49.9 ms, 95th percentile 50.1 ms, median
+worlds 189.
 
-Duplicate (``--duplicate``: every hand once from every seat of the table, so the luck of
-the cards cancels; 2026-11-26, played at commit f349ee5 and reported as commit b0567a9
+Deal for deal (``python bench/truco_paired.py``, six seats, ``pimc:samples=150``
+against shrewd in one seat, the same hands and other seats both ways; its docstring
+says how) the change is clearer than any tournament: see bench/truco_paired.py.
+
+Duplicate, with the pimc before ``model=team`` (``--duplicate``: every hand once from
+every seat of the table, so the luck of the cards cancels; 2026-11-26, played at commit f349ee5 and reported as commit b0567a9
 reports: ``python bench/truco_strength.py --seats 6 --pimc pimc:samples=150
 --duplicate``, seed 30, 200 rounds, at nice 19 beside four Ruff runs and others' jobs,
 load 17-19, 33 minutes). P is the leaderboard's own (``Ratings.prob_better``, its

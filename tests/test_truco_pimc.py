@@ -20,18 +20,28 @@ from arena.games.truco.state import TrucoMatch
 from bots.truco import pimc, shrewd
 
 
+@pytest.mark.parametrize("model", sorted(pimc.MODELS))
 @pytest.mark.parametrize("seats", [2, 4, 6])
-def test_the_playout_policy_takes_only_legal_moves(seats: int) -> None:
+def test_the_playout_policy_takes_only_legal_moves(seats: int, model: str) -> None:
     rng = random.Random(seats)
     rules = TrucoRules(seats=seats)
+    move_of = pimc.MODELS[model]
     for hand in range(150):
         state = sim.Sim.start(
             rules, sim.random_dealt(rng, seats), hand % seats, duels=seats == 6 and hand % 2 == 1
         )
         while not state.is_over:
-            move = pimc.policy(state, rng)
+            move = move_of(state, rng)
             assert move in state.legal()
             state.apply(move)
+
+
+def test_by_default_the_playouts_bet_the_envido_on_the_teams_chance() -> None:
+    """The default model is ``team`` (bench/truco_paired.py: at six seats, team hands,
+    +1.7 points a hand over ``own``): every playout move is ``team_policy``'s."""
+    bot = pimc.Bot(seed=1, samples=4)
+    assert bot.move is pimc.team_policy
+    assert pimc.Bot(model="own").move is pimc.policy
 
 
 def test_a_duel_hands_playout_ends_with_its_own_duel() -> None:
@@ -112,7 +122,7 @@ def test_the_search_ends_once_one_candidate_is_left(monkeypatch: pytest.MonkeyPa
     card = sim.CARD_INDEX[legal[0].card]  # type: ignore[union-attr]
     team = seat % 2
 
-    def play_out(state: sim.Sim, rng: object) -> tuple[int, int]:
+    def play_out(state: sim.Sim, rng: object, move: object = None) -> tuple[int, int]:
         points = [0, 0]
         points[team] = 0 if card in state.hands[seat] else 10
         return points[0], points[1]
@@ -251,3 +261,73 @@ def test_by_default_it_searches_the_betting() -> None:
         choice = default.act(view, legal)
         assert choice == searched.act(view, legal)
         match.apply(seat, legal[choice] if isinstance(choice, int) else choice)
+
+
+@pytest.mark.parametrize(
+    ("mates", "rivals", "strong"), [(0, 1, False), (2, 3, False), (2, 3, True)]
+)
+def test_the_team_envido_chance_is_what_random_hands_give(
+    mates: int, rivals: int, strong: bool
+) -> None:
+    """``team_envido``: the chance a seat's team has the best envido (R9, a tie counted
+    half), against seeded draws of random hands (one rival at 26 or more when strong)."""
+    count = pimc.EnvidoCount.SEED
+    table = pimc.team_envido(count, mates, rivals, strong)
+    rng = random.Random(9)
+    deck = range(len(sim.DECK))
+
+    def hand_at_least(floor: int) -> int:
+        while True:
+            points = sim.envido_of(rng.sample(deck, 3), count)
+            if points >= floor:
+                return points
+
+    for x in (7, 25, 28, 31):
+        wins, draws = 0.0, 20000
+        for _ in range(draws):
+            ours = max([x, *(hand_at_least(0) for _ in range(mates))])
+            theirs = [hand_at_least(pimc.STRONG_ENVIDO if strong else 0)]
+            theirs += [hand_at_least(0) for _ in range(rivals - 1)]
+            best = max(theirs)
+            wins += 1.0 if ours > best else 0.5 if ours == best else 0.0
+        assert table[x] == pytest.approx(wins / draws, abs=0.015), x
+    assert list(table) == sorted(table)  # more envido, more chance
+
+
+SIX_HANDS = ("7C 10C 4B", "5O 10O 4C", "3E 2E 1O", "5B 11B 6C", "7O 3O 12E", "10E 11O 12C")
+
+
+def test_at_six_seats_the_envido_is_bet_on_the_teams_chance() -> None:
+    """``team_policy`` bets the Envido as shrewd does, on its team's chance: at six seats
+    an envido of 27 is no call (the other team's best of three is often higher), and 25
+    refuses a caller read as holding 26 or more; ``policy``, reading its own number
+    only, calls on 27 and accepts on 25."""
+    dealt = [tuple(sim.CARD_INDEX[Card.parse(c)] for c in h.split()) for h in SIX_HANDS]
+    state = sim.Sim.start(TrucoRules(seats=6), dealt, 5)  # seat 0, envido 27, is mano
+    rng = random.Random(0)
+    assert pimc.envido_chance(state, 0) < pimc.ENVIDO_AT
+    assert not pimc.is_envido_call(pimc.team_policy(state, rng))
+    assert pimc.policy(state, rng) == Call(EnvidoCall.ENVIDO)
+    state.apply(Call(EnvidoCall.ENVIDO))  # seat 1 answers, envido 25
+    assert pimc.team_policy(state, rng) == pimc.NO_QUIERO
+    assert pimc.policy(state, rng) == pimc.QUIERO
+
+
+def test_an_unknown_model_option_is_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match="model='sharp' is not one of team, own"):
+        pimc.Bot(model="sharp")
+
+
+def test_with_the_old_model_it_plays_legal_moves_that_repeat() -> None:
+    match = TrucoMatch(TrucoRules(seats=6), match_id="model", seed="model")
+    bot, twin = (pimc.Bot(seed=4, samples=6, model="own") for _ in range(2))
+    for _ in range(120):
+        if match.is_over:
+            break
+        seat = match.to_act()[0]
+        view, legal = match.view(seat), list(match.legal_actions(seat))
+        choice = bot.act(view, legal)
+        assert choice == twin.act(view, legal)
+        action = legal[choice] if isinstance(choice, int) else choice
+        assert action in legal
+        match.apply(seat, action)

@@ -15,6 +15,13 @@ each world is one its view allows, weighed by how likely the other seats' calls 
 answers so far are with the cards it gives them. A declaration (R9) is made whenever
 legal: the true number can only win the Envido.
 
+The playouts' seats call and answer the Envido as bots.truco.shrewd does, on the chance
+that their team holds the best envido at the table (``team_policy``): with three to a
+team a table accepts a Real Envido most of the time whatever its own number. The old
+model (option ``model=own``, ``policy``) answered on a seat's own number, so at six
+seats the search bluffed a Real Envido in a third to a half of the team hands and lost
+on it (bench/truco_paired.py has the figures).
+
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
 duel hand (R13) a playout ends with the searching seat's own duel, the later ones adding
@@ -31,15 +38,18 @@ taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the
 ``guard`` (every action searched, but shrewd's betting kept unless the search finds
 another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors). The
 default is ``search``: at six seats, over three seeds, neither other choice proved
-better (bench/truco_strength.py's docstring has the numbers).
+better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
+default) or ``own`` (above).
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from arena.bot import BaseBot
@@ -54,7 +64,15 @@ from arena.games.truco.actions import (
     Declare,
     Mazo,
 )
-from arena.games.truco.calls import TRUCO_LADDER, EnvidoCall, TrucoCall
+from arena.games.truco.calls import (
+    TRUCO_LADDER,
+    EnvidoCall,
+    TrucoCall,
+    envido_accepted,
+    envido_refused,
+    next_envido_calls,
+)
+from arena.games.truco.envido import EnvidoCount
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.view import TrucoView
 from bots.searching import SearchOptions, clear_gain, decision_rng, search
@@ -153,6 +171,9 @@ class Uniform(Protocol):
     def random(self) -> float: ...
 
 
+Policy = Callable[[sim.Sim, Uniform], Action]
+
+
 class Draws:
     """One world's run of uniform numbers, read as ``random.Random.random`` reads them:
     every candidate action's playout in a world reads the same run (common random
@@ -173,14 +194,16 @@ class Draws:
         return values[i] if i < len(values) else self.rng.random()
 
 
-def play_out(state: sim.Sim, rng: Uniform) -> tuple[int, int]:
-    """Play on with ``policy`` to the end of the play in progress and return the teams'
-    points in the hand so far. In the six-seat duel hand (R13) that is the end of this
-    duel: the later duels are played by their own seats' cards whatever happens in this
-    one, so they would add the same to every candidate, and only noise to the search."""
+def play_out(state: sim.Sim, rng: Uniform, move: Policy | None = None) -> tuple[int, int]:
+    """Play on with ``move`` (``policy`` if none) to the end of the play in progress and
+    return the teams' points in the hand so far. In the six-seat duel hand (R13) that is
+    the end of this duel: the later duels are played by their own seats' cards whatever
+    happens in this one, so they would add the same to every candidate, and only noise
+    to the search."""
+    move = move or policy
     cur = state.cur
     while not state.over and state.cur == cur:
-        state.step(policy(state, rng))
+        state.step(move(state, rng))
     return state.points[0], state.points[1]
 
 
@@ -207,7 +230,103 @@ def equity(state: sim.Sim, seat: int) -> float:
     return min(1.0, max(0.0, base + 0.25 * lead))
 
 
-def policy(state: sim.Sim, rng: Uniform) -> Action:
+TOP_ENVIDO = 33  # ruling R9: 7 and 6 of one suit
+STRONG_ENVIDO = 26  # a caller is read as holding this much (as bots.truco.reading does)
+
+
+@functools.cache
+def envido_spread(count: EnvidoCount) -> tuple[float, ...]:
+    """The chance a random hand's envido (R9) is at most v, for v = 0 .. ``TOP_ENVIDO``,
+    over every three cards of the deck."""
+    tally = [0] * (TOP_ENVIDO + 1)
+    for hand in itertools.combinations(range(len(sim.DECK)), 3):
+        tally[sim.envido_of(hand, count)] += 1
+    total, out, below = sum(tally), [], 0
+    for t in tally:
+        below += t
+        out.append(below / total)
+    return tuple(out)
+
+
+@functools.cache
+def team_envido(count: EnvidoCount, mates: int, rivals: int, strong: bool) -> tuple[float, ...]:
+    """By a seat's own envido x: the chance its team's best envido beats the other
+    team's (a tie counted half; R9 gives it by seat), the ``mates`` and ``rivals`` holding
+    random hands, one rival at least ``STRONG_ENVIDO`` when ``strong`` (it called). The
+    cards' removal is ignored: a table player's reckoning, not the sampler's."""
+    f = envido_spread(count)
+    top = TOP_ENVIDO
+
+    def at_most(y: int) -> float:  # the other team's best
+        if y < 0:
+            return 0.0
+        if not strong:
+            return f[y] ** rivals
+        floor = f[STRONG_ENVIDO - 1]
+        caller = 0.0 if y < STRONG_ENVIDO else (f[y] - floor) / (1 - floor)
+        return caller * f[y] ** (rivals - 1)
+
+    out = []
+    for x in range(top + 1):
+        p = 0.0
+        for y in range(top + 1):
+            theirs = at_most(y) - at_most(y - 1)
+            if not theirs:
+                continue
+            ours_below = 0.0 if y <= x else f[y - 1] ** mates  # P(team best < y)
+            ours_upto = 0.0 if y < x else f[y] ** mates  # P(team best <= y)
+            p += theirs * (1 - ours_upto + 0.5 * (ours_upto - ours_below))
+        out.append(p)
+    return tuple(out)
+
+
+def envido_chance(state: sim.Sim, seat: int, strong: bool = False) -> float:
+    """``team_envido`` for ``seat`` at this play's table (2 seats, or the duel's, or 4 or
+    6)."""
+    half = len(state.bout.order) // 2
+    return team_envido(state.count, half - 1, half, strong)[state.envido[seat]]
+
+
+ENVIDO_AT, REAL_ENVIDO_AT, RAISE_AT = 0.66, 0.85, 0.8  # bots.truco.shrewd's thresholds
+
+
+def team_policy(state: sim.Sim, rng: Uniform) -> Action:
+    """``policy``, but the Envido called and answered as bots.truco.shrewd does it: by the
+    chance that the seat's team holds the best envido at this table (``envido_chance``;
+    a call read as a strong hand), where ``policy`` looks at the seat's own number only
+    and so, at six seats, refuses a Real Envido far more than a table does (shrewd
+    accepts one there most of the time, whatever its own number: its team has three)."""
+    asked, seat = state.asked()
+    b = state.bout
+    if asked == sim.ANSWER_ENVIDO:
+        p = envido_chance(state, seat, strong=True)
+        nxt = next_envido_calls(b.ecalls)
+        if p > RAISE_AT and nxt and nxt[0] is not EnvidoCall.FALTA_ENVIDO:
+            return Call(nxt[0])
+        accepted = envido_accepted(b.ecalls, state.falta)
+        refused = envido_refused(b.ecalls, state.falta)
+        return QUIERO if (2 * p - 1) * accepted > -refused else NO_QUIERO
+    callable_ = (
+        b.estate == sim.E_NONE
+        and not b.closed
+        and (asked == sim.PLAY or (asked == sim.ANSWER_TRUCO and _envido_in_answer(state, seat)))
+    )
+    if callable_:
+        p = envido_chance(state, seat)
+        if p > REAL_ENVIDO_AT:
+            return REAL_ENVIDO
+        if p > ENVIDO_AT:
+            return ENVIDO
+    return policy(state, rng, envido=False)
+
+
+def _envido_in_answer(state: sim.Sim, seat: int) -> bool:
+    b = state.bout
+    assert b.truco_call is not None
+    return state._envido_in_answer(b, seat, b.truco_call[0])
+
+
+def policy(state: sim.Sim, rng: Uniform, envido: bool = True) -> Action:
     """A quick player from its own cards, with the thresholds of the bundled heuristics:
     Envido on 27 or more, Truco on strong cards (a bluff now and then once a trick is
     won), answers that accept whenever the cards give a fair chance, and the cheapest
@@ -233,7 +352,7 @@ def policy(state: sim.Sim, rng: Uniform) -> Action:
             return TRUCO_CALLS[pending[0]]  # ruling R7: the next raise
         return QUIERO if eq > 0.3 else NO_QUIERO
     # PLAY: the calls it may make (R7, R8), read off the state as sim._legal does
-    if b.estate == sim.E_NONE and not b.closed and state.envido[seat] >= 27:
+    if envido and b.estate == sim.E_NONE and not b.closed and state.envido[seat] >= 27:
         return ENVIDO
     if b.level < 3 and b.raise_team in (None, seat % 2):
         eq = equity(state, seat)
@@ -327,6 +446,9 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
 
 
 BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
+# How the playouts' seats bet the Envido: by their team's chance (``team_policy``), or
+# by their own number (``policy``, the model before 2026-11-26).
+MODELS = {"team": team_policy, "own": policy}
 
 
 def is_envido_call(action: Action) -> bool:
@@ -392,9 +514,13 @@ class Bot(BaseBot):
         samples: int = 0,
         read: bool = True,
         bets: str = "search",
+        model: str = "team",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
+        if model not in MODELS:
+            raise ValueError(f"pimc: model={model!r} is not one of {', '.join(MODELS)}")
+        self.move: Policy = MODELS[model]
         self.seed = seed
         self.options = SearchOptions(budget=budget, samples=samples)
         self.read = bool(read)
@@ -439,7 +565,7 @@ class Bot(BaseBot):
                     continue
                 child = state.copy()
                 child.step(action)
-                points = play_out(child, Draws(draws, rng))
+                points = play_out(child, Draws(draws, rng), self.move)
                 values.append(points[team] - points[1 - team])
             race.add(values, weigh(world))
             return values

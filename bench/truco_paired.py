@@ -1,0 +1,297 @@
+"""Truco's ``pimc`` against ``shrewd`` hand for hand: the same hands and the same other
+seats' bots, one seat played first by the bot under test and then by the base bot
+(common random numbers); the mean gain per hand of that seat's team (its team's points
+in the hand less the other team's) with its standard error, and where it came from.
+
+Tournament P (bench/truco_strength.py) takes hundreds of matches to separate two close
+bots; here the cards' luck and the other seats' play cancel, hand by hand.
+
+Hand ``i`` is from the match seeded ``pair<i>``, after ``i // seats % 8`` hands played by
+``basic`` at every seat (the same both ways; fewer once a team is within 5 points of the
+target), so that the scores, and with them the Falta Envido's worth (R8), vary as in a
+match, and at six seats the hand is a team hand or the duels of R13 by turns. The tested
+seat is ``i % seats``; the other seats are ``--others`` in turn from the seat after it
+(at six seats by default the tournament's field less one pimc: pimc, shrewd, shrewd,
+basic, random). Every bot is seeded by the hand, and made afresh for each way.
+
+The breakdown (each a gain a hand, so the parts add up to the whole):
+
+* ``team``/``duels``: the hands of each kind (R13), each over its own count;
+* ``envido``, ``truco``: the Envido's points and the Truco's (R8, R7), the Truco's split by
+  how each play ended: ``tricks`` (played out), ``no-quiero`` (refused) and ``mazo`` (R10);
+* ``own duel``/``other duels``: in the duel hands, the tested seat's own duel and the two
+  others (its teammates' play, which it moves only through the cards it shows);
+* ``capped``: the gain with each Envido's points counted up to ``CAP`` (5): a Falta
+  Envido stakes up to the whole match on one declaration, and a few of them make most of
+  the spread of the whole; capped, the other differences show sooner;
+* ``first``: the gain split by the tested seat's first decision that differs between the
+  two ways (every earlier action is the same both ways, so the whole difference of the
+  hand follows from it): an envido call or answer, a Truco call or answer, al mazo, a
+  card (with the base bot's kind of action when it differs); ``same``: none differed.
+
+Measured 2026-11-26, six seats unless said, ``pimc:samples=150`` (what 50 ms buys at six
+seats), at the lowest priority beside others' jobs (figures do not depend on load); a
+gain is pimc's points a hand less shrewd's in the same seat, ``capped`` in brackets:
+
+* team hands (``--kind team --start 600``, 300 hands, the other pimc on the old model):
+  the old playout model (``model=own``) -1.10 ± 0.42 (-0.73 ± 0.21): worse than shrewd,
+  by its Envido (a Real Envido bluffed in a third to a half of the hands); the new
+  (``model=team``) +0.28 ± 0.44 (+0.18 ± 0.20); paired, new less old +1.38 ± 0.33
+  (+0.91 ± 0.15).
+* duel hands (``--kind duels --start 600``, 138 hands): old +0.23 ± 0.43, new +0.51 ±
+  0.31; new less old +0.28 ± 0.40.
+* the whole table (``--start 1200``, 211 hands; both pimc seats on the model tested):
+  old +0.39 ± 0.37 (+0.17 ± 0.19), new +1.06 ± 0.39 (+0.56 ± 0.19); new less old +0.67
+  ± 0.38 (+0.39 ± 0.19).
+* four seats (``--seats 4 --bot pimc:samples=200 --others shrewd,basic,random``, 400
+  hands): old +1.05 ± 0.22, new +0.91 ± 0.25; new less old -0.14 ± 0.15 (+0.07 ± 0.09).
+  Two seats (``--seats 2 --bot pimc:samples=300 --others shrewd``, 134 hands): old +0.19
+  ± 0.32, new +0.63 ± 0.18; new less old +0.43 ± 0.26 (+0.01 ± 0.09).
+* tried and not kept (team hands unless said; each against the same hands): 300 worlds
+  instead of 150 (old model, 54 hands) -0.85 ± 0.54; the world weights tempered (their
+  square root, 211 hands) -0.21 ± 0.23, or none (75 hands) +0.11 ± 0.53; the playouts'
+  Truco answered on a team trick chance as shrewd answers (112 hands) +0.05 ± 0.22, and
+  at four seats -0.94 ± 0.38 (77); the world weights reading the Envido on the team
+  model (108 hands, two runs) +0.35 ± 0.26 and -1.38 ± 1.17; valuing a playout by the
+  chance to win the match rather than its points: the same decisions in 53 hands; with
+  the new model, shrewd's Truco betting (``bets=shrewd``) +0.03 ± 0.09 (243 hands) and
+  +0.04 ± 0.12 (207 others, ``--start 1500``), in the duels -0.22 ± 0.21 (138); with
+  the new model, 300 worlds instead of 150: -0.18 ± 0.19 (200 hands from 1500) and -0.29
+  ± 0.26 (190 from 600). More worlds (a faster simulator) would not buy strength here.
+  The playouts' seats at a six-seat team table calling the Truco only as shrewd does
+  there (equity 0.9 or more): -0.16 ± 0.16 (300 from 600), +0.17 ± 0.11 (300 from 1500).
+* with the new model pimc is level with shrewd in the team hands (+0.28 ± 0.44 on the
+  300 from 600, +0.14 ± 0.39 on 300 from 1500) and ahead in the duels: its edge at six
+  seats is the Envido and the duels; the team hands' Truco is where it is not better.
+
+Run (a statistical bench, no clock in it: at the lowest priority):
+``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]
+[--base shrewd] [--others pimc:samples=150,shrewd,shrewd,basic,random]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.games.truco.actions import Action, Answer, Call, Mazo, Play
+from arena.games.truco.rules import TrucoRules
+from arena.games.truco.state import TrucoMatch
+from arena.play.run import load_bot
+
+SIX_OTHERS = "pimc:samples=150,shrewd,shrewd,basic,random"
+
+
+def kind_of(asked: str, action: Action) -> str:
+    """What sort of decision ``action`` was, asked ``asked``."""
+    if isinstance(action, Call):
+        return "envido call" if action.is_envido else "truco call"
+    if isinstance(action, Mazo):
+        return "mazo"
+    if isinstance(action, Play):
+        return "card"
+    if isinstance(action, Answer):
+        return "envido answer" if asked == "answer-envido" else "truco answer"
+    return "declare"
+
+
+CAP = 5  # "capped": an Envido's points counted up to this (a Falta is the match's luck)
+WARM = 8  # up to this many hands played by basic before the tested one
+
+
+def play_hand(
+    rules: TrucoRules, names: Sequence[str], i: int, warm: int
+) -> tuple[dict[str, Any], list[tuple[int, str, Action]]]:
+    """Hand ``i``, after ``warm`` hands of ``basic``, with seat s played by ``names[s]``:
+    its replay record and every decision in it (seat, what was asked, the action)."""
+    match = TrucoMatch(rules, match_id=f"pair{i}", seed=f"pair{i}")
+    first = [load_bot("basic", str(i), "truco") for _ in names]
+    while match.hand_no <= warm and max(match.scores) < rules.points - 5:
+        _play(match, first)  # the same both ways
+    bots = [load_bot(name, str(i), "truco") for name in names]
+    log = _play(match, bots)
+    return match.finished[-1], log
+
+
+def _play(match: TrucoMatch, bots: Sequence[Any]) -> list[tuple[int, str, Action]]:
+    hand = match.hand_no
+    log: list[tuple[int, str, Action]] = []
+    while not match.is_over and match.hand_no == hand:
+        (seat,) = match.to_act()
+        legal = match.legal_actions(seat)
+        view = match.view(seat)
+        picked = bots[seat].act(view, legal)
+        action = legal[picked] if isinstance(picked, int) else picked
+        log.append((seat, view.asked, action))
+        match.apply(seat, action)
+    return log
+
+
+def kind_ok(kind: str, i: int, seats: int) -> bool:
+    """Whether hand ``i`` is one ``--kind`` asks for: at six seats the hand after an even
+    warm-up is a team hand, after an odd one the duels (R13; unless the warm-up stopped
+    short near the target, which the figures then count as what it was)."""
+    if kind == "any" or seats != 6:
+        return True
+    return (i // seats % WARM) % 2 == (1 if kind == "duels" else 0)
+
+
+def parts(record: dict[str, Any], seat: int) -> dict[str, float]:
+    """The hand's points for ``seat``'s team less the other team's, whole and in parts."""
+    team = seat % 2
+    out: dict[str, float] = defaultdict(float)
+
+    def add(key: str, scored: Sequence[int] | None, points: int | None = None) -> None:
+        if scored is None:
+            return
+        side, value = (scored[0], scored[1]) if points is None else (scored, points)
+        out[key] += value if side == team else -value
+
+    for play in record["plays"]:
+        env = play["envido"]
+        before = dict(out)
+        if env is not None and env["team"] is not None:
+            add("envido", env["team"], env["points"])  # type: ignore[arg-type]
+            add("envido capped", env["team"], min(CAP, env["points"]))  # type: ignore[arg-type]
+        if play["truco"] is not None:
+            add("truco", play["truco"])
+            add(f"truco {play['ended']}", play["truco"])
+        if record["kind"] == "duels":
+            own = seat in play["seats"]
+            got = out.get("envido", 0) + out.get("truco", 0)
+            got -= before.get("envido", 0) + before.get("truco", 0)
+            out["own duel" if own else "other duels"] += got
+    out["total"] = out.get("envido", 0.0) + out.get("truco", 0.0)
+    out["capped"] = out.get("envido capped", 0.0) + out.get("truco", 0.0)
+    return out
+
+
+def first_difference(
+    a: list[tuple[int, str, Action]], b: list[tuple[int, str, Action]], seat: int
+) -> str:
+    """The kind of the first decision the two ways took differently (the tested seat's,
+    as every other seat sees the same position up to it)."""
+    for (sa, asked, act_a), (_, _, act_b) in zip(a, b, strict=False):
+        if act_a != act_b:
+            if sa != seat:
+                return "other seat"
+            ka, kb = kind_of(asked, act_a), kind_of(asked, act_b)
+            return f"{asked}: {ka}" + ("" if ka == kb else f" (base: {kb})")
+    return "same"
+
+
+class Stat:
+    """A running mean and standard error."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.sum = 0.0
+        self.squares = 0.0
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        self.sum += x
+        self.squares += x * x
+
+    def mean(self) -> float:
+        return self.sum / self.n if self.n else 0.0
+
+    def se(self) -> float:
+        n = self.n
+        if n < 2:
+            return 0.0
+        var = max(0.0, (self.squares - self.sum * self.sum / n) / (n - 1))
+        return math.sqrt(var / n)
+
+    def show(self) -> str:
+        return f"{self.mean():+.3f} ± {self.se():.3f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seats", type=int, choices=(2, 4, 6), default=6)
+    parser.add_argument("--hands", type=int, default=400)
+    parser.add_argument("--start", type=int, default=0, help="the first hand's index")
+    parser.add_argument("--bot", default="pimc:samples=150")
+    parser.add_argument("--base", default="shrewd")
+    parser.add_argument("--others", default=None, help="the other seats' bots, a,b,...")
+    parser.add_argument("--every", type=int, default=50, help="print the figures this often")
+    parser.add_argument(
+        "--kind", choices=("any", "team", "duels"), default="any",
+        help="at six seats, only the hands after an even (team) or odd (duels) warm-up",
+    )  # fmt: skip
+    parser.add_argument("--out", type=Path, help="write each hand's figures here (JSON lines)")
+    args = parser.parse_args()
+    if args.hands < 2:
+        parser.error("--hands must be at least 2")
+    others = (args.others or (SIX_OTHERS if args.seats == 6 else "shrewd")).split(",")
+    rules = TrucoRules(seats=args.seats)
+    seats = args.seats
+    total, by_kind = Stat(), {"team": Stat(), "duels": Stat()}
+    capped = Stat()
+    sums: dict[str, float] = defaultdict(float)  # each part's gain, summed over hands
+    counts: dict[str, int] = defaultdict(int)  # hands by first difference
+    started = time.perf_counter()
+    wanted = (i for i in itertools.count(args.start) if kind_ok(args.kind, i, seats))
+    for n, i in enumerate(itertools.islice(wanted, args.hands), 1):
+        seat, warm = i % seats, i // seats % WARM
+        names = [""] * seats
+        for k in range(1, seats):
+            names[(seat + k) % seats] = others[(k - 1) % len(others)]
+        names[seat] = args.bot
+        rec_a, log_a = play_hand(rules, names, i, warm)
+        names[seat] = args.base
+        rec_b, log_b = play_hand(rules, names, i, warm)
+        duels = rec_a["kind"] == "duels"
+        pa, pb = parts(rec_a, seat), parts(rec_b, seat)
+        gain = pa["total"] - pb["total"]
+        total.add(gain)
+        capped.add(pa["capped"] - pb["capped"])
+        by_kind["duels" if duels else "team"].add(gain)
+        for key in set(pa) | set(pb):
+            if key not in ("total", "capped"):
+                sums[key] += pa.get(key, 0.0) - pb.get(key, 0.0)
+        first = first_difference(log_a, log_b, seat)
+        counts[first] += 1
+        sums[f"first: {first}"] += gain
+        if args.out is not None:
+            with args.out.open("a") as out:
+                line = {"hand": i, "seat": seat, "kind": "duels" if duels else "team",
+                        "gain": gain, "first": first, "bot": pa, "base": pb,
+                        "calls_bot": [str(a) for s, _, a in log_a if s == seat],
+                        "calls_base": [str(a) for s, _, a in log_b if s == seat]}  # fmt: skip
+                out.write(json.dumps(line) + "\n")
+        if n % args.every == 0 or n == args.hands:
+            report(args, n, total, by_kind, capped, sums, counts, time.perf_counter() - started)
+
+
+def report(
+    args: argparse.Namespace,
+    n: int,
+    total: Stat,
+    by_kind: dict[str, Stat],
+    capped: Stat,
+    sums: dict[str, float],
+    counts: dict[str, int],
+    took: float,
+) -> None:
+    print(f"{args.seats} seats, {n} hands ({took:.0f}s): {args.bot} - {args.base} = "
+          f"{total.show()} points a hand", flush=True)  # fmt: skip
+    kinds = ", ".join(f"{k} {s.show()} ({s.n})" for k, s in by_kind.items() if s.n)
+    print(f"  by kind: {kinds}")
+    print(f"  capped: {capped.show()} points a hand (an Envido counted up to {CAP})")
+    for key in sorted(k for k in sums if not k.startswith("first")):
+        print(f"  {key}: {sums[key] / n:+.3f}")
+    for key in sorted(counts):
+        print(f"  first {key}: {counts[key]} hands, {sums['first: ' + key] / n:+.3f} a hand")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""bench/truco_paired.py plays each hand twice, one seat changed: a bot against itself
+gains exactly nothing (the same hands, the same other seats, every bot seeded by the
+hand), and its breakdown adds up to the hand's points as the engine scored them."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from procs import run_bench
+
+from arena.games.truco.actions import MAZO, QUIERO, Call, Play
+from arena.games.truco.calls import TrucoCall
+from arena.games.truco.cards import Card
+from arena.games.truco.rules import TrucoRules
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+import truco_paired  # noqa: E402
+
+
+def test_a_bot_against_itself_gains_nothing_hand_for_hand() -> None:
+    out = run_bench(
+        "truco_paired.py", "--seats", "6", "--hands", "6", "--every", "6",
+        "--bot", "shrewd", "--base", "shrewd", "--others", "shrewd,basic,random",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    first = out.stdout.splitlines()[0]
+    assert re.fullmatch(r"6 seats, 6 hands \(\d+s\): shrewd - shrewd = \+0\.000 ± 0\.000 .*", first)
+    assert "first same: 6 hands" in out.stdout
+
+
+@pytest.mark.parametrize("i", range(6))
+def test_the_parts_add_up_to_the_hands_points(i: int) -> None:
+    """Team hands and duel hands (R13), after 0..5 warm-up hands: envido plus truco is
+    the team's points less the other's; in a duel hand, own duel plus other duels."""
+    rules = TrucoRules(seats=6)
+    names = ["basic", "random", "shrewd", "basic", "random", "shrewd"]
+    record, log = truco_paired.play_hand(rules, names, 100 + i, i)
+    seat = i % 6
+    team = seat % 2
+    parts = truco_paired.parts(record, seat)
+    assert parts["total"] == record["points"][team] - record["points"][1 - team]
+    truco = sum(v for k, v in parts.items() if k.startswith("truco "))
+    assert truco == parts.get("truco", 0.0)
+    if record["kind"] == "duels":
+        assert parts.get("own duel", 0.0) + parts.get("other duels", 0.0) == parts["total"]
+    assert log and all(0 <= s < 6 for s, _, _ in log)
+
+
+def test_the_first_difference_is_named_by_the_seat_that_made_it() -> None:
+    card, other = Play(Card.parse("4C")), Play(Card.parse("5C"))
+    truco = Call(TrucoCall.TRUCO)
+    same = [(0, "play", card), (1, "answer-truco", QUIERO)]
+    assert truco_paired.first_difference(same, list(same), 0) == "same"
+    assert truco_paired.first_difference(same, [(0, "play", other), *same[1:]], 0) == ("play: card")
+    assert truco_paired.first_difference([(0, "play", truco)], [(0, "play", card)], 0) == (
+        "play: truco call (base: card)"
+    )
+    assert truco_paired.first_difference([(1, "play", MAZO)], [(1, "play", card)], 0) == (
+        "other seat"
+    )
