@@ -200,8 +200,8 @@ UntilSettledOpt = Annotated[
         help="Stop once every entrant is above the next one down, or level with it within "
         "--margin, by a sequential test (checked after each round, each block with "
         "--duplicate; the entrants of one bot, shrewd#1 and shrewd#2, are tested as one "
-        f"bot); --rounds is the cap, {SETTLE_CAP} unless given (the default Truco field "
-        "needed 106-325 rounds, docs/results.md).",
+        f"bot); --rounds is the cap, {SETTLE_CAP} unless given (a close pair can need over "
+        "300 rounds: docs/results.md).",
     ),
 ]
 MarginOpt = Annotated[

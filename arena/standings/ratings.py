@@ -570,10 +570,9 @@ class BotEvidence:
     """The deals of a run with every entrant of one bot counted as one skill: what
     ``--until-settled`` tests when a field holds the same bot under two names (``shrewd#1``,
     ``shrewd#2``; issue 29). Those entrants are equal by construction, so the gap
-    between two bots is estimated from both copies' deals at once: in the default Ruff
-    field (two each of three bots, one table of four a round) the test had half the
-    evidence it has here, and took 174 to 212 rounds to call sharp above steady where
-    pooled it takes 70 to 143. The estimates and variances are ``PointsEvidence``'s (a
+    between two bots is estimated from both copies' deals at once: a pair of single
+    entrants has about half of that evidence (docs/results.md measures what it costs a
+    default field's stop). The estimates and variances are ``PointsEvidence``'s (a
     team holding one bot twice counts its skill twice; one bot on both teams cancels),
     in points, with the same point scale (``PointScale``) and prior as ``Ratings``.
     Matches that ``Ratings`` rates by places (an offender, teams of unequal sizes, no
@@ -717,7 +716,12 @@ class Ratings:
         in it and neither has offended (``_rate_offence``: its losses are not points, so
         its gap's variance is that of the two ratings)."""
         index = self._evidence.index
-        return a in index and b in index and not {a, b} & self._offended
+        return a in index and b in index and not (self.offended(a) or self.offended(b))
+
+    def offended(self, name: str) -> bool:
+        """Whether ``name`` was disqualified or forfeited in a rated match (``_rate_offence``):
+        its estimate then carries a penalty that no evidence of points holds."""
+        return name in self._offended
 
     def gap_and_spread(self, a: str, b: str) -> tuple[float, float, float]:
         """``gap`` (the estimate and its variance) and the standard deviation, in skill

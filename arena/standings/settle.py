@@ -39,9 +39,10 @@ bot twice: give its twins different options to have them tested. In a field that
 twins, every other pair of neighbours is tested as its two bots (``verdicts``' ``pooled``,
 ``arena.standings.ratings.BotEvidence``): from every deal of all of each bot's entrants,
 each bot one skill, the same test on the evidence the deals hold about the bots (a board
-pair of single entrants had about half of it; the default Ruff field stopped after 174 to
-212 rounds, and after 70 to 143 so). A board pair that shows the lower bot on top stays
-open until the board agrees.
+pair of single entrants had about half of it; docs/results.md measures the default fields'
+stops). A board pair that shows the lower bot on top stays open until the board agrees,
+and a pair with an entrant that offended (disqualified or forfeited: its estimate carries a
+penalty the points do not hold) is tested as its two entrants.
 """
 
 from __future__ import annotations
@@ -60,11 +61,10 @@ ALPHA = 0.0025
 BETA = 0.05  # per direction: a gap of the margin or more called level at most 10%
 MARGIN = 0.15  # the margin, in spreads of a pair's points difference in one deal
 # --until-settled's cap when --rounds is not given. The test needs the evidence it needs:
-# on the default Truco field (shrewd above basic by about 0.11 spreads of a hand, seen
-# only through partnerships) bench/ratings.py --tables fields measured stops after 106 to
-# 240 rounds on seeds 1-10 (median 140; seeds 8 and 11 of 500-round runs: 325 and 143), so
-# the fixed-length default of 100 rounds left it open every time; the cap is a guard
-# against a pair whose gap sits near half the margin, not a length to expect (issue 29)
+# a pair whose gap sits near half the margin, seen only through partnerships, can need
+# over 300 rounds (bench/ratings.py --tables fields: the default fields' stops, in
+# docs/results.md), so the fixed-length default of 100 rounds would leave such a field
+# open every time; the cap is a guard, not a length to expect (issue 29)
 SETTLE_CAP = 500
 
 ABOVE = "above"
@@ -120,7 +120,10 @@ def verdicts(
             out.append(SAME)
             continue
         found = None
-        if pooled is not None and bots is not None and a in bots and b in bots:
+        # an entrant that offended is placed by its penalty, which the bots' evidence of
+        # points does not hold: its pair is tested as entrants, as the board orders them
+        clean = not (ratings.offended(a) or ratings.offended(b))
+        if pooled is not None and bots is not None and a in bots and b in bots and clean:
             found = pooled.gap_and_spread(bots[a], bots[b])
         if found is None:
             gap, variance, spread = ratings.gap_and_spread(a, b)
