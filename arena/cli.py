@@ -189,7 +189,8 @@ DuplicateOpt = Annotated[
         help="Duplicate deals: each round of the schedule becomes a block of as many rounds as "
         "a table has seats, at the same tables, playing fresh deals once from every seat (the "
         "hands rotate), so the luck of the cards cancels. For bots you trust: a bot that "
-        "remembers a deal knows every hand on its later rotations.",
+        "remembers a deal knows every hand on its later rotations, and the tables of a round play "
+        "the same deals at once, so entrants that share what they see learn each other's hands.",
     ),
 ]
 UntilSettledOpt = Annotated[
@@ -527,8 +528,9 @@ def _seed_warning(config: RunConfig) -> None:
     if config.duplicate:  # rules.md, house choice on duplicate deals
         err.print(
             "[yellow]warning[/]: --duplicate: each deal is played again with the hands "
-            "rotated; a bot that remembers a deal knows every hand on its later rotations "
-            "(use it for bots you trust)",
+            "rotated; a bot that remembers a deal knows every hand on its later rotations, "
+            "and entrants that share what they see across a round's tables (which play the "
+            "same deals at once) learn each other's hands (use it for bots you trust)",
             highlight=False,
         )
     if config.seed is not None:

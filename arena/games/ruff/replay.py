@@ -124,17 +124,13 @@ def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
     from arena.games.ruff.deal import dealer_at, seeded_deal
 
     checked = 0
-    # Deals dealt from the seed since deal 1: their dealers follow from the seed alone (a
-    # seeded deal after given ones is dealt by whoever follows the given dealer).
-    from_seed = True
     for rec in records:
         if rec.get("source", "seed") != "seed":
-            from_seed = False
-            continue
+            continue  # a deals file's cards; a later seeded deal's dealer still follows F2
         where = f"match {rec['match']} deal {rec['deal']}"
         rules = rules_of(rec)
         turn = rotation_of(rec, where, rules.seats)
-        if from_seed and rec["dealer"] != dealer_at(key, int(rec["deal"]), rules.seats, turn):
+        if rec["dealer"] != dealer_at(key, int(rec["deal"]), rules.seats, turn):
             raise ReplayMismatch(
                 f"{where}: the dealer is not the one the run's secret draws"
                 + (f" at rotation {turn}" if "rotation" in rec else "")

@@ -116,17 +116,13 @@ def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
     from arena.games.truco.state import dealer_at, seeded_hands
 
     checked = 0
-    # Deals dealt from the seed since deal 1: their dealers follow from the seed alone (a
-    # seeded deal after given ones is dealt by whoever follows the given dealer).
-    from_seed = True
     for rec in records:
         if rec.get("source", "seed") != "seed":
-            from_seed = False
-            continue
+            continue  # a deals file's cards; a later seeded deal's dealer still follows R3
         where = f"match {rec['match']} hand {rec['deal']}"
         seats = len(rec["seats"])
         turn = rotation_of(rec, where, seats)
-        if from_seed and rec["dealer"] != dealer_at(key, int(rec["deal"]), seats, turn):
+        if rec["dealer"] != dealer_at(key, int(rec["deal"]), seats, turn):
             raise ReplayMismatch(
                 f"{where}: the dealer is not the one the run's secret draws"
                 + (f" at rotation {turn}" if "rotation" in rec else "")

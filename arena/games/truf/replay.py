@@ -19,6 +19,7 @@ from arena.core.replaycheck import (
     group_by_match,
     replay_lines,
     replay_records,
+    rotation_of,
 )
 from arena.core.replaycheck import is_int as _is_int
 from arena.core.replaycheck import is_str_list as _is_str_list
@@ -146,9 +147,7 @@ def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
         if rec.get("deal_source", "seed") != "seed":
             continue
         where = f"match {rec['match']} deal {rec['deal']}"
-        turn = rec.get("rotation", 0)  # a duplicate deal's (arena.games.registry.DuplicateGame)
-        if not isinstance(turn, int) or isinstance(turn, bool) or not 0 <= turn < len(rec["hands"]):
-            raise ReplayMismatch(f"{where}: rotation must be a seat number, got {turn!r}")
+        turn = rotation_of(rec, where, len(rec["hands"]))  # a duplicate deal's (DuplicateGame)
         masks, _ = seeded_deal(key, int(rec["deal"]))
         masks = masks[turn:] + masks[:turn]
         logged = [mask_of(Card.parse(c) for c in hand) for hand in rec["hands"]]
