@@ -73,6 +73,12 @@ class RatingParams:
     def as_dict(self) -> dict[str, Any]:
         return {"model": "trueskill", **asdict(self), "conservative": f"mu - {K:g} * sigma"}
 
+    @property
+    def whole_evidence(self) -> bool:
+        """Whether these ratings keep every deal's points (``PointsEvidence``) for the
+        leaderboard's figures: points ratings with tau 0, where skills do not drift."""
+        return self.unit == "points" and self.tau == 0.0
+
 
 UNITS = ("match", "deal", "both", "points")
 
@@ -500,7 +506,10 @@ def variance_unit(record: Mapping[str, Any]) -> tuple[Hashable, bool]:
     whether the match closes it: the match itself, or in a duplicate run (``block`` and
     ``rotation``) the block at its table, closed by its last rotation. A block's
     rotations play the same deals, so their cards' luck cancels in their sum, and
-    counting them apart would keep it in the measured variance."""
+    counting them apart would keep it in the measured variance. Two assumptions, both
+    stated in docs/results.md: the tables of one block, which deal the same hands, count
+    apart; and where matches end after different numbers of deals at different rotations
+    (a match to a target), the luck of the deals not every rotation reached stays in."""
     block, turn = record.get("block"), record.get("rotation")
     if isinstance(block, int) and isinstance(turn, int):
         return (block, record.get("table")), turn == len(record["seats"]) - 1
@@ -662,12 +671,7 @@ class Ratings:
         whole evidence (``PointsEvidence``: points ratings with tau 0, up to its LIMIT of
         entrants); else None, and they come from the TrueSkill ratings."""
         variance = self._scale.variance()
-        if (
-            self.params.unit == "points"
-            and self.params.tau == 0.0
-            and variance > 0.0
-            and self._evidence.usable()
-        ):
+        if self.params.whole_evidence and variance > 0.0 and self._evidence.usable():
             return math.sqrt(variance) / self.params.beta
         return None
 

@@ -167,8 +167,7 @@ class UntilSettled:
         # a field holding one bot under two names tests bots, each with all its entrants'
         # deals (``BotEvidence``); fed each match as the run's ratings rate it
         self.pooled: BotEvidence | None = None
-        exact = params.unit == "points" and params.tau == 0.0  # as Ratings._exact
-        if self.bots is not None and exact and has_twins(self.bots):
+        if self.bots is not None and params.whole_evidence and has_twins(self.bots):
             self.pooled = BotEvidence(self.bots, params)
             self.run.on_rated.append(self.pooled.add)
         self.stopped_after: int | None = None  # the round after which the order settled
