@@ -18,6 +18,8 @@ import truco_oracle
 from typer.testing import CliRunner
 
 from arena.cli import app
+from arena.core.cards import codes
+from arena.core.replaycheck import ReplayMismatch
 from arena.games import registry
 from arena.games.ruff.rules import Form, RuffRules
 from arena.games.ruff.state import RuffMatch
@@ -230,3 +232,49 @@ def test_a_duplicate_run_over_grpc_deals_what_it_deals_in_process(
                       for d in deals)  # fmt: skip
 
     assert dealt(read_jsonl(out / "replays.jsonl")) == dealt(local)
+
+
+@pytest.mark.parametrize(
+    ("game", "extra"),
+    [("ruff", ("--form", "single", "--seats", "3", "--bots", "random,steady,sharp")),
+     ("truco", ("--seats", "2", "--points", "15", "--bots", "random,basic"))],
+)  # fmt: skip
+def test_a_seeded_deal_after_a_deals_files_still_has_its_dealer_checked(
+    tmp_path: Path, game: str, extra: tuple[str, ...]
+) -> None:
+    """The dealer is never given by a deals file (Ruff F2, Truco R3: drawn and passed by
+    the seed), so a seeded deal after a file's has the dealer the seed draws: a record
+    whose dealer and hands are both turned by a seat, hands the seed would deal from that
+    dealer, is caught (it passed while a file's deal stopped the dealer check)."""
+    from arena.cli import _known_secret
+    from arena.core.seeding import deal_key
+    from arena.games.registry import game_entry
+
+    run = tmp_path / "r"
+    code, text = arena("tournament", "--in-process", "--game", game, "--rounds", "1",
+                       "--seed", "7", "--results", str(run), "--quiet", *extra)  # fmt: skip
+    assert code == 0, text
+    first = [r for r in read_jsonl(run / "replays.jsonl") if r["match"].endswith("t01")]
+    assert len(first) >= 2
+    secret = _known_secret(run)
+    assert secret is not None
+    key, entry = deal_key(secret, first[0]["match"]), game_entry(game)
+    assert entry.check_dealt(first, key) == len(first)
+    seats = len(first[1]["hands"])
+    turned = dict(first[1], dealer=(first[1]["dealer"] + 1) % seats)
+    if game == "ruff":
+        from arena.games.ruff.deal import seeded_deal
+        from arena.games.ruff.replay import rules_of
+
+        hands, head = seeded_deal(key, int(turned["deal"]), turned["dealer"], rules_of(turned))
+        turned["head"] = codes(head)
+        turned["hands"] = [codes(hand) for hand in hands]
+    else:
+        from arena.games.truco.cards import codes as truco_codes
+        from arena.games.truco.state import seeded_hands
+
+        dealt = seeded_hands(key, int(turned["deal"]), turned["dealer"], seats)
+        turned["hands"] = [truco_codes(list(hand)) for hand in dealt]
+    from_file = dict(first[0], source="file")
+    with pytest.raises(ReplayMismatch, match="the dealer is not the one the run's secret draws"):
+        entry.check_dealt([from_file, turned], key)
