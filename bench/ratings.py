@@ -74,6 +74,20 @@ class MemoryWriter:
 FIELDS: dict[str, list[str]] = {"norandom": ["greedy", "greedy", "planner", "tracker"]}
 
 
+def play_and_cache(config: RunConfig, seed: int, path: Path) -> list[dict[str, Any]]:
+    """Play ``config`` in process from ``seed``'s secret and keep its match records in
+    ``path`` (written whole, then renamed, so a cut run leaves no half file)."""
+    secret = seeded_secret(seed)
+    plan = make_plan(config, secret=secret)
+    writer = MemoryWriter()
+    run_in_process(plan, load_bots(config, secret), writer)  # type: ignore[arg-type]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(r) + "\n" for r in writer.records))
+    tmp.replace(path)
+    return writer.records
+
+
 def play(
     variant: str,
     seed: int,
@@ -103,15 +117,7 @@ def play(
     )
     if field is not None:
         config.bots = list(FIELDS[field])
-    secret = seeded_secret(seed)
-    plan = make_plan(config, secret=secret)
-    writer = MemoryWriter()
-    run_in_process(plan, load_bots(config, secret), writer)  # type: ignore[arg-type]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("".join(json.dumps(r) + "\n" for r in writer.records))
-    tmp.replace(path)
-    return writer.records
+    return play_and_cache(config, seed, path)
 
 
 def is_cached(variant: str, seed: int, rounds: int, cache: Path, field: str | None = None) -> bool:
@@ -508,15 +514,7 @@ def play_default(game: str, seed: int, rounds: int, cache: Path = CACHE) -> list
     specs = list(REGISTRY[game].default_entrants({}))
     config = RunConfig(rounds=rounds, game=game, seed=seed, transport="in-process",
                        bots=specs, names=entrant_names_for(specs))  # fmt: skip
-    secret = seeded_secret(seed)
-    plan = make_plan(config, secret=secret)
-    writer = MemoryWriter()
-    run_in_process(plan, load_bots(config, secret), writer)  # type: ignore[arg-type]
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text("".join(json.dumps(r) + "\n" for r in writer.records))
-    tmp.replace(path)
-    return writer.records
+    return play_and_cache(config, seed, path)
 
 
 def swapped_pairs(

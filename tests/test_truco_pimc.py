@@ -7,6 +7,7 @@ strength is measured by bench/truco_strength.py, never asserted."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -233,9 +234,15 @@ def test_guard_keeps_shrewds_betting_unless_the_search_clearly_beats_it() -> Non
     assert pimc.guarded(actions, 1, card, "play", ahead) == 1  # a card for a card
 
 
-def test_with_bets_guard_it_plays_legal_moves_that_repeat() -> None:
-    match = TrucoMatch(TrucoRules(seats=4), match_id="guard", seed="guard")
-    bot, twin = (pimc.Bot(seed=4, samples=6, bets="guard") for _ in range(2))
+@pytest.mark.parametrize(
+    ("seats", "options"), [(4, {"bets": "guard"}), (6, {"model": "own"})], ids=["guard", "own"]
+)
+def test_with_other_options_it_plays_legal_moves_that_repeat(
+    seats: int, options: dict[str, Any]
+) -> None:
+    """bets=guard, and the playouts' old Envido model (model=own)."""
+    match = TrucoMatch(TrucoRules(seats=seats), match_id="opts", seed="opts")
+    bot, twin = (pimc.Bot(seed=4, samples=6, **options) for _ in range(2))
     for _ in range(120):
         if match.is_over:
             break
@@ -316,18 +323,3 @@ def test_at_six_seats_the_envido_is_bet_on_the_teams_chance() -> None:
 def test_an_unknown_model_option_is_refused_in_one_line() -> None:
     with pytest.raises(ValueError, match="model='sharp' is not one of team, own"):
         pimc.Bot(model="sharp")
-
-
-def test_with_the_old_model_it_plays_legal_moves_that_repeat() -> None:
-    match = TrucoMatch(TrucoRules(seats=6), match_id="model", seed="model")
-    bot, twin = (pimc.Bot(seed=4, samples=6, model="own") for _ in range(2))
-    for _ in range(120):
-        if match.is_over:
-            break
-        seat = match.to_act()[0]
-        view, legal = match.view(seat), list(match.legal_actions(seat))
-        choice = bot.act(view, legal)
-        assert choice == twin.act(view, legal)
-        action = legal[choice] if isinstance(choice, int) else choice
-        assert action in legal
-        match.apply(seat, action)

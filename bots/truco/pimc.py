@@ -72,6 +72,7 @@ from arena.games.truco.calls import (
     envido_refused,
     next_envido_calls,
 )
+from arena.games.truco.cards import DECK
 from arena.games.truco.envido import EnvidoCount
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.view import TrucoView
@@ -239,7 +240,7 @@ def envido_spread(count: EnvidoCount) -> tuple[float, ...]:
     """The chance a random hand's envido (R9) is at most v, for v = 0 .. ``TOP_ENVIDO``,
     over every three cards of the deck."""
     tally = [0] * (TOP_ENVIDO + 1)
-    for hand in itertools.combinations(range(len(sim.DECK)), 3):
+    for hand in itertools.combinations(range(len(DECK)), 3):
         tally[sim.envido_of(hand, count)] += 1
     total, out, below = sum(tally), [], 0
     for t in tally:
