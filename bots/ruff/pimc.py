@@ -87,9 +87,9 @@ def card_policy(state: sim.Sim, rng: random.Random) -> int:
         return legal.bit_length() - 1
     trump, seat, hands = state.trump, state.turn, state.hands
     others = 0
-    for s, hand in enumerate(hands):
-        if s != seat:
-            others |= hand
+    for hand in hands:
+        others |= hand
+    others ^= hands[seat]  # the hands are disjoint
     trumps = SUIT_MASKS[trump]
     if not state.trick:
         side_cards = legal & ~trumps
@@ -104,8 +104,12 @@ def card_policy(state: sim.Sim, rng: random.Random) -> int:
         if top_trump >= 0 and others & trumps and not others & _above(top_trump):
             return top_trump  # draw trumps with the master
         if side_cards:
-            longest = max(range(4), key=lambda s: (side_cards & SUIT_MASKS[s]).bit_count())
-            pick = side_cards & SUIT_MASKS[longest]
+            pick, most = 0, 0  # the longest side suit, the first of equals
+            for suit_mask in SUIT_MASKS:
+                cards = side_cards & suit_mask
+                count = cards.bit_count()
+                if count > most:
+                    pick, most = cards, count
             return (pick & -pick).bit_length() - 1
         return _lowest(legal, trump)
     last = len(state.trick) == state.seats - 1
@@ -140,6 +144,18 @@ def policy(state: sim.Sim, rng: random.Random) -> Action:
         hand = [CARDS[c] for c in CARD_SLICES.of_mask(state.hands[state.turn])]
         return Discard(sharp_discards(hand, state.trump))
     return PLAYS[card_policy(state, rng)]
+
+
+def playout(state: sim.Sim, rng: random.Random) -> Sequence[int]:
+    """``state.playout(rng, policy)``, the same moves, with the tricks played straight
+    from ``card_policy`` (the playouts are most of a decision's time)."""
+    play, phase = state.play, sim.PLAY
+    while state.phase != sim.OVER:
+        if state.phase == phase:
+            play(card_policy(state, rng))
+        else:
+            state.step(policy(state, rng))
+    return state.points
 
 
 def value(points: Sequence[int], side: int) -> float:
@@ -259,7 +275,7 @@ class Bot(BaseBot):
             for action in candidates:
                 child = state.copy()
                 child.step(action)
-                values.append(value(child.playout(rng, policy), side))
+                values.append(value(playout(child, rng), side))
             default = values[0]
             return [v - default for v in values]  # paired: each world scores both
 
