@@ -18,19 +18,43 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 
+from arena.games.ruff.actions import Action, Announce, Discard, Play
 from arena.games.ruff.rules import RuffRules
 from arena.games.ruff.state import RuffMatch
+from arena.games.ruff.view import RuffView
 from arena.play.run import load_bot
 from bots.ruff.pimc import value
 
+KINDS = {"announce": Announce, "discard": Discard, "play": Play}
 
-def one_deal(rules: RuffRules, spec: str, others: list[str], i: int) -> float:
-    """Seat 0's side's points less the others' in deal ``i``, seat 0 played by ``spec``,
-    seat s > 0 by ``others[(s - 1) % len(others)]``."""
+
+class Only:
+    """A bot that makes only the decisions of the kinds given (announcing, F4; the rub's
+    discards, F5; card play, F7) and leaves the rest to ``base``: the gain of each kind
+    of decision alone."""
+
+    def __init__(self, bot: object, base: object, kinds: Sequence[str]) -> None:
+        self.bot, self.base = bot, base
+        self.kinds = tuple(KINDS[k] for k in kinds)
+
+    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:
+        chooser = self.bot if isinstance(legal[0], self.kinds) else self.base
+        return chooser.act(view, legal)  # type: ignore[attr-defined, no-any-return]
+
+
+def one_deal(
+    rules: RuffRules, spec: str, others: list[str], i: int, kinds: Sequence[str] = tuple(KINDS)
+) -> float:
+    """Seat 0's side's points less the others' in deal ``i``, seat 0 played by ``spec``
+    (in the decisions of ``kinds``; the rest by sharp), seat s > 0 by ``others[(s - 1) %
+    len(others)]``."""
     match = RuffMatch(rules, seed=f"dup{i}")
     names = [spec, *(others[(s - 1) % len(others)] for s in range(1, rules.seats))]
     bots = [load_bot(name, str(i), "ruff") for name in names]
+    if set(kinds) != set(KINDS):
+        bots[0] = Only(bots[0], load_bot("sharp", str(i), "ruff"), kinds)
     deal = match.view(0).deal
     while not match.is_over and match.view(0).deal == deal:
         (seat,) = match.to_act()
@@ -49,9 +73,17 @@ def main() -> None:
     parser.add_argument("--bot", default="pimc:samples=70")
     parser.add_argument("--base", default="sharp")
     parser.add_argument("--others", default="sharp", help="the other seats' bots, a,b,...")
+    parser.add_argument(
+        "--search",
+        default=",".join(KINDS),
+        help="the kinds of decision --bot makes (announce,discard,play); sharp makes the rest",
+    )
     args = parser.parse_args()
     if args.deals < 2:
         parser.error("--deals must be at least 2")
+    kinds = [k for k in args.search.split(",") if k]
+    if not kinds or any(k not in KINDS for k in kinds):
+        parser.error(f"--search takes some of {','.join(KINDS)}, not {args.search!r}")
     try:
         rules = RuffRules(form=args.form, seats=args.seats)
     except ValueError as exc:
@@ -59,7 +91,8 @@ def main() -> None:
     gains: list[float] = []
     for i in range(args.deals):
         others = args.others.split(",")
-        gains.append(one_deal(rules, args.bot, others, i) - one_deal(rules, args.base, others, i))
+        mine = one_deal(rules, args.bot, others, i, kinds)
+        gains.append(mine - one_deal(rules, args.base, others, i))
         n = len(gains)
         if n % 20 == 0 or n == args.deals:
             mean = sum(gains) / n
