@@ -45,3 +45,52 @@ def test_the_fast_playout_makes_the_policys_moves(rules: RuffRules) -> None:
         expected = plain.playout(random.Random(seed), pimc.policy)
         assert tuple(pimc.playout(fast, random.Random(seed))) == expected
         assert fast.cards_won == plain.cards_won
+
+
+def test_the_play_shows_who_announces_low_and_who_announces_true() -> None:
+    """``announcers`` (F3, F4): a seat that announced less than the suit sum its played
+    cards already show is caught announcing low; a seat that announced its true ruff
+    never is (its plays are some of its dealt cards, F7), nor is the rubber (it plays head
+    cards too, F5), and once it has played all its cards but one it counts as a true-ruff
+    announcer. A seat not trusted so loses no weight for holding more than it said."""
+    from arena.games.ruff.actions import Announce
+    from arena.games.ruff.state import RuffMatch
+    from bots.ruff.sharp import Bot as Sharp
+
+    rules = RuffRules(form="single", seats=3)
+    for seed in range(40):
+        match = RuffMatch(rules, seed=f"shade{seed}")
+        (first,) = match.to_act()
+        top = match.legal_actions(first)[-1]
+        assert isinstance(top, Announce)
+        if top.number < 3:
+            continue
+        match.apply(first, Announce(1))  # far below its true ruff
+        while match.view(first).phase == "announce":
+            (seat,) = match.to_act()
+            match.apply(seat, match.legal_actions(seat)[-1])
+        rubber = match.view(first).rubber
+        if rubber == first:
+            continue
+        me = next(s for s in range(3) if s not in (first, rubber))
+        truthful = next(s for s in range(3) if s not in (first, me))
+        assert pimc.announcers(match.view(me)) == ({first}, set())  # the turned card sums more
+        sharp = Sharp()
+        while match.view(me).phase == "play":
+            (seat,) = match.to_act()
+            view = match.view(seat)
+            low, true = pimc.announcers(view)
+            assert low == ({first} - {seat})  # truthful seats are never caught
+            assert true <= {truthful} - {seat, rubber}
+            match.apply(seat, sharp.act(view, match.legal_actions(seat)))
+            if len(match.view(me).tricks) == rules.hand_size - 1:
+                break
+        break
+    else:
+        pytest.fail("no deal had a non-rubber seat able to announce low")
+    view = match.view(me)
+    assert pimc.announcers(view)[1] == ({truthful} - {rubber})
+    deal = sim.Deal(tuple(tuple(match.view(s).dealt) for s in range(3)), (int(view.turned),))
+    believed = pimc.likelihood(view, deal, trust=1.0)
+    doubted = pimc.likelihood(view, deal, trust=1.0, trusted=set())
+    assert believed < doubted == 1.0  # the others announced their true ruffs
