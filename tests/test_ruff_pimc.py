@@ -94,3 +94,39 @@ def test_the_play_shows_who_announces_low_and_who_announces_true() -> None:
     believed = pimc.likelihood(view, deal, trust=1.0)
     doubted = pimc.likelihood(view, deal, trust=1.0, trusted=set())
     assert believed < doubted == 1.0  # the others announced their true ruffs
+
+
+def test_the_bot_remembers_true_ruff_announcers_from_deal_to_deal() -> None:
+    """A seat is trusted only after a whole deal showed it announcing its true ruff: after
+    deal 1 the bot holds, for its match, the sharp seats that did not rub as true-ruff
+    announcers and none as low; another match starts from nothing."""
+    from arena.games.ruff.state import RuffMatch
+    from bots.ruff.sharp import Bot as Sharp
+
+    rules = RuffRules(form="single", seats=3)
+    bot, sharp = pimc.Bot(seed=1, samples=2), Sharp()
+    match = RuffMatch(rules, seed="remember")
+    first = match.view(0)
+    assert first.deal == 1
+    while match.view(0).deal == 1 and not match.is_over:
+        (seat,) = match.to_act()
+        view, legal = match.view(seat), match.legal_actions(seat)
+        player = bot if seat == 0 else sharp
+        picked = player.act(view, legal)
+        match.apply(seat, legal[picked] if isinstance(picked, int) else picked)
+        if view.phase == "play":
+            rubber = view.rubber
+    assert rubber is not None
+    expected = {s for s in (1, 2) if s != rubber}
+    assert bot.true[first.match_id] == expected
+    assert bot.low[first.match_id] == set()
+    acted = False  # into deal 2, where no seat has shown its cards yet: memory alone
+    while not acted and not match.is_over:
+        (seat,) = match.to_act()
+        view, legal = match.view(seat), match.legal_actions(seat)
+        acted = seat == 0
+        picked = (bot if acted else sharp).act(view, legal)
+        match.apply(seat, legal[picked] if isinstance(picked, int) else picked)
+    assert view.deal == 2
+    assert bot.true[first.match_id] == expected
+    assert first.match_id + "x" not in bot.true
