@@ -9,9 +9,29 @@ whole-match bench (bench/ruff_strength.py) slow to separate two close bots: a ga
 one point a deal shows here within a few hundred deals.
 
 Run: ``python bench/ruff_duplicate.py [--form single --seats 3] [--deals 200]
-[--bot pimc:samples=70] [--base sharp] [--others steady,random]``. Each deal is the
-first of the match seeded ``dup<i>``; a deal that ends the set at the ruff (F9) counts as
-it ends.
+[--bot pimc:samples=70] [--base sharp] [--others steady,random]
+[--search announce,discard,play]``. Each deal is the first of the match seeded ``dup<i>``;
+a deal that ends the set at the ruff (F9) counts as it ends. ``--search`` lets the bot
+make only some kinds of decision (sharp the rest), to see where its gain comes from.
+
+Measured 2026-11-26 (nice 19 on the shared 2-core machine, load about 18: the figures do
+not depend on it), points a deal over sharp, 200 deals, the other seats sharp, before
+(a7b4ccb) and after (c272413): double +1.14 ± 0.25 and +1.13 ± 0.54 (60 deals);
+single 2 +1.22 ± 0.19 and +1.27 ± 0.19; single 3 +1.07 ± 0.20 and +1.03 ± 0.18;
+single 4 +1.35 ± 0.21 and +1.44 ± 0.23 (after less before, paired: +0.05 ± 0.09, -0.04 ±
+0.13, +0.09 ± 0.14 in single 2, 3, 4). Where it comes from (a7b4ccb, ``--search``):
+announcing +0.00 in every form (its least-showing announcement never changed a deal's
+points); discards +0.06 ± 0.10 (double), +0.24 ± 0.09, +0.26 ± 0.09, +0.35 ± 0.11
+(single 2, 3, 4); card play the rest, about +0.8 to +1.1. Against the tournament's other
+tables (``--others``, 100 deals): single 3 beside steady and random +0.48 ± 0.31 before,
++1.03 ± 0.32 after (paired +0.56 ± 0.23: it no longer believes low announcers); beside
+sharp and random +1.36 ± 0.34 and +1.49 ± 0.38; double with steady and random +1.04 ±
+0.37 and +0.96 ± 0.37. Tried and not kept (single 3 unless said, paired against
+a7b4ccb): 200 worlds instead of 70, -0.06 ± 0.26 (51 deals: worlds are not what limits
+it); leaving sharp's choice for any gain (margin 0, z 0) +0.28 ± 0.23, or margin 0.15 and
+one standard error +0.24 ± 0.19 but -0.20 ± 0.22 in double (61 deals); weighing worlds
+harder by the announcements (a factor e per 1.5 points missed, not 4) -0.18 ± 0.18;
+playouts whose players see only what their seat has seen -0.16 ± 0.23 (92 deals).
 """
 
 from __future__ import annotations

@@ -17,7 +17,21 @@ single 2 pimc first, 0.63; single 3 sharp first, 0.18; single 4 pimc first, 0.98
 goal is met in no form (single 4 just short). Deal for deal pimc gains 1.1 to 1.3 points
 on sharp (bench/ruff_duplicate.py), but which side holds the best ruff decides most sets.
 With ``--pimc pimc:samples=100`` (two forms at once, 17 and 18 minutes): double pimc first,
-0.8857; single 4 pimc first, 0.9843.
+0.8857; single 4 pimc first, 0.9843. (These are the bot at a7b4ccb; not re-run since.)
+
+Why a point a deal is not enough (2026-11-26): the deals of sharp against sharp (400 a
+form, bench/ruff_duplicate.py's seeds) re-drawn into whole sets, one seat given d more
+points each deal, make it finish above a given sharp in this share of sets: d = +1: 0.55
+(double), 0.55 (single 2), 0.57 (single 3), 0.57 (single 4); d = +2: 0.58, 0.61, 0.63,
+0.63. In 200 rounds pimc meets sharp at 200 tables in double and single 4 (a third of
+them as partners in double), 100 in single 3 and 66 in single 2 (arena.play.scheduler),
+so P >= 0.99 (about 2.3 standard errors) needs roughly +1.3 (single 4), +2 (double),
++2.5 (single 3) and +3 (single 2) points a deal against the tournament's own tables.
+Single 3's tables always hold steady or random (3 seats, 4 entrants), and pimc gained
+less there: +0.48 ± 0.31 a deal with steady and random beside it, +1.07 ± 0.20 with two
+sharps (``bench/ruff_duplicate.py --form single --seats 3 --others steady,random``, 100
+and 200 deals); with an edge of that size over 100 meetings, a leaderboard P of 0.18 is
+an unlucky draw, not a sign that sharp is the better player.
 """
 
 from __future__ import annotations
