@@ -16,13 +16,14 @@ make only some kinds of decision (sharp the rest), to see where its gain comes f
 
 Measured 2026-11-26 (nice 19 on the shared 2-core machine, load about 18: the figures do
 not depend on it), points a deal over sharp, 200 deals, the other seats sharp, before
-(a7b4ccb) and after (c272413): double +1.14 ± 0.25 and +1.13 ± 0.54 (60 deals);
-single 2 +1.22 ± 0.19 and +1.27 ± 0.19; single 3 +1.07 ± 0.20 and +1.03 ± 0.18;
-single 4 +1.35 ± 0.21 and +1.44 ± 0.23 (after less before, paired: +0.05 ± 0.09, -0.04 ±
-0.13, +0.09 ± 0.14 in single 2, 3, 4). Where it comes from (a7b4ccb, ``--search``):
+(a7b4ccb) and after (c272413): double +1.14 ± 0.25 and +1.36 ± 0.26; single 2 +1.22 ±
+0.19 and +1.27 ± 0.19; single 3 +1.07 ± 0.20 and +1.03 ± 0.18; single 4 +1.35 ± 0.21 and
++1.44 ± 0.23 (after less before, paired: +0.22 ± 0.18, +0.05 ± 0.09, -0.04 ± 0.13, +0.09
+± 0.14). Where it comes from (a7b4ccb, ``--search``):
 announcing +0.00 in every form (its least-showing announcement never changed a deal's
 points); discards +0.06 ± 0.10 (double), +0.24 ± 0.09, +0.26 ± 0.09, +0.35 ± 0.11
-(single 2, 3, 4); card play the rest, about +0.8 to +1.1. Against the tournament's other
+(single 2, 3, 4), the same after and whatever the margin; card play the rest, about
++0.8 to +1.1. Against the tournament's other
 tables (``--others``, 100 deals): single 3 beside steady and random +0.48 ± 0.31 before,
 +1.03 ± 0.32 after (paired +0.56 ± 0.23: it no longer believes low announcers); beside
 sharp and random +1.36 ± 0.34 and +1.49 ± 0.38; double with steady and random +1.04 ±
