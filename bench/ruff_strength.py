@@ -32,6 +32,17 @@ less there: +0.48 ± 0.31 a deal with steady and random beside it, +1.07 ± 0.20
 sharps (``bench/ruff_duplicate.py --form single --seats 3 --others steady,random``, 100
 and 200 deals); with an edge of that size over 100 meetings, a leaderboard P of 0.18 is
 an unlucky draw, not a sign that sharp is the better player.
+
+And seed 30's cards favour sharp's seats (the deals and the seating depend on the seed
+alone): the same tournament with sharp in pimc's place (``arena tournament --in-process
+--game ruff --form F --seats N --rounds 200 --seed 30 --bots sharp,sharp,steady,random``)
+gives P(the first sharp better than the second) 0.36 (double), 0.17 (single 2), 0.0078
+(single 3) and 0.78 (single 4): identical bots. In single 3 the first sharp wins 32% of
+the ruffs at tables with the other sharp and steady, the second 51%, and finishes above it
+in 41 of 100 sets. After c272413 (2026-11-26, two forms at once, nice 19, quiet machine, 6
+and 7 minutes): double pimc first, 133 wins of 200 (sharp 131), P 0.6960; single 3 sharp
+first, 84 of 150 (89), P 0.1306, pimc above sharp in 46 of 100 sets (41 for the sharp in
+its place) and 3.43 card points a deal (2.91 for that sharp, 2.77 for the other).
 """
 
 from __future__ import annotations
