@@ -39,10 +39,12 @@ alone): the same tournament with sharp in pimc's place (``arena tournament --in-
 gives P(the first sharp better than the second) 0.36 (double), 0.17 (single 2), 0.0078
 (single 3) and 0.78 (single 4): identical bots. In single 3 the first sharp wins 32% of
 the ruffs at tables with the other sharp and steady, the second 51%, and finishes above it
-in 41 of 100 sets. After c272413 (2026-11-26, two forms at once, nice 19, quiet machine, 6
-and 7 minutes): double pimc first, 133 wins of 200 (sharp 131), P 0.6960; single 3 sharp
-first, 84 of 150 (89), P 0.1306, pimc above sharp in 46 of 100 sets (41 for the sharp in
-its place) and 3.43 card points a deal (2.91 for that sharp, 2.77 for the other).
+in 41 of 100 sets. After c272413 (2026-11-26, ``python bench/ruff_strength.py --form F``,
+two forms at once, nice 19, a quiet machine, 3 to 7 minutes a form): double pimc first,
+133 wins of 200 (sharp 131), P 0.6960; single 2 pimc first, 156 (153), P 0.7021; single 3
+sharp first, 84 of 150 (89), P 0.1306, pimc above sharp in 46 of 100 sets (41 for the
+sharp in its place) and 3.43 card points a deal (2.91 for that sharp, 2.77 for the
+other); single 4 pimc first, 105 (68), P 0.9965: the goal is met in single 4 only.
 """
 
 from __future__ import annotations
