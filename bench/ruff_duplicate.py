@@ -9,28 +9,73 @@ whole-match bench (bench/ruff_strength.py) slow to separate two close bots: a ga
 one point a deal shows here within a few hundred deals.
 
 Run: ``python bench/ruff_duplicate.py [--form single --seats 3] [--deals 200]
-[--bot pimc:samples=70] [--base sharp] [--others steady,random]``. Each deal is the
-first of the match seeded ``dup<i>``; a deal that ends the set at the ruff (F9) counts as
-it ends.
+[--bot pimc:samples=70] [--base sharp] [--others steady,random]
+[--search announce,discard,play]``. Each deal is the first of the match seeded ``dup<i>``;
+a deal that ends the set at the ruff (F9) counts as it ends. ``--search`` lets the bot
+make only some kinds of decision (sharp the rest), to see where its gain comes from.
+
+Measured 2026-11-26 (nice 19 on the shared 2-core machine, load about 18: the figures do
+not depend on it), points a deal over sharp, 200 deals, the other seats sharp, before
+(a7b4ccb) and after (c272413): double +1.14 ± 0.25 and +1.36 ± 0.26; single 2 +1.22 ±
+0.19 and +1.27 ± 0.19; single 3 +1.07 ± 0.20 and +1.03 ± 0.18; single 4 +1.35 ± 0.21 and
++1.44 ± 0.23 (after less before, paired: +0.22 ± 0.18, +0.05 ± 0.09, -0.04 ± 0.13, +0.09
+± 0.14). Where it comes from (a7b4ccb, ``--search``):
+announcing +0.00 in every form (its least-showing announcement never changed a deal's
+points); discards +0.06 ± 0.10 (double), +0.24 ± 0.09, +0.26 ± 0.09, +0.35 ± 0.11
+(single 2, 3, 4), the same after and whatever the margin; card play the rest, about
++0.8 to +1.1. Against the tournament's other
+tables (``--others``, 100 deals): single 3 beside steady and random +0.48 ± 0.31 before,
++1.03 ± 0.32 after (paired +0.56 ± 0.23: it no longer believes low announcers); beside
+sharp and random +1.36 ± 0.34 and +1.49 ± 0.38; double with steady and random +1.04 ±
+0.37 and +0.96 ± 0.37. Tried and not kept (single 3 unless said, paired against
+a7b4ccb): 200 worlds instead of 70, -0.06 ± 0.26 (51 deals: worlds are not what limits
+it); leaving sharp's choice for any gain (margin 0, z 0) +0.28 ± 0.23, or margin 0.15 and
+one standard error +0.24 ± 0.19 but -0.20 ± 0.22 in double (61 deals); weighing worlds
+harder by the announcements (a factor e per 1.5 points missed, not 4) -0.18 ± 0.18;
+playouts whose players see only what their seat has seen -0.16 ± 0.23 (92 deals).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Sequence
 
+from arena.games.ruff.actions import Action, Announce, Discard, Play
 from arena.games.ruff.rules import RuffRules
 from arena.games.ruff.state import RuffMatch
+from arena.games.ruff.view import RuffView
 from arena.play.run import load_bot
 from bots.ruff.pimc import value
 
+KINDS = {"announce": Announce, "discard": Discard, "play": Play}
 
-def one_deal(rules: RuffRules, spec: str, others: list[str], i: int) -> float:
-    """Seat 0's side's points less the others' in deal ``i``, seat 0 played by ``spec``,
-    seat s > 0 by ``others[(s - 1) % len(others)]``."""
+
+class Only:
+    """A bot that makes only the decisions of the kinds given (announcing, F4; the rub's
+    discards, F5; card play, F7) and leaves the rest to ``base``: the gain of each kind
+    of decision alone."""
+
+    def __init__(self, bot: object, base: object, kinds: Sequence[str]) -> None:
+        self.bot, self.base = bot, base
+        self.kinds = tuple(KINDS[k] for k in kinds)
+
+    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:
+        chooser = self.bot if isinstance(legal[0], self.kinds) else self.base
+        return chooser.act(view, legal)  # type: ignore[attr-defined, no-any-return]
+
+
+def one_deal(
+    rules: RuffRules, spec: str, others: list[str], i: int, kinds: Sequence[str] = tuple(KINDS)
+) -> float:
+    """Seat 0's side's points less the others' in deal ``i``, seat 0 played by ``spec``
+    (in the decisions of ``kinds``; the rest by sharp), seat s > 0 by ``others[(s - 1) %
+    len(others)]``."""
     match = RuffMatch(rules, seed=f"dup{i}")
     names = [spec, *(others[(s - 1) % len(others)] for s in range(1, rules.seats))]
     bots = [load_bot(name, str(i), "ruff") for name in names]
+    if set(kinds) != set(KINDS):
+        bots[0] = Only(bots[0], load_bot("sharp", str(i), "ruff"), kinds)
     deal = match.view(0).deal
     while not match.is_over and match.view(0).deal == deal:
         (seat,) = match.to_act()
@@ -49,9 +94,17 @@ def main() -> None:
     parser.add_argument("--bot", default="pimc:samples=70")
     parser.add_argument("--base", default="sharp")
     parser.add_argument("--others", default="sharp", help="the other seats' bots, a,b,...")
+    parser.add_argument(
+        "--search",
+        default=",".join(KINDS),
+        help="the kinds of decision --bot makes (announce,discard,play); sharp makes the rest",
+    )
     args = parser.parse_args()
     if args.deals < 2:
         parser.error("--deals must be at least 2")
+    kinds = [k for k in args.search.split(",") if k]
+    if not kinds or any(k not in KINDS for k in kinds):
+        parser.error(f"--search takes some of {','.join(KINDS)}, not {args.search!r}")
     try:
         rules = RuffRules(form=args.form, seats=args.seats)
     except ValueError as exc:
@@ -59,7 +112,8 @@ def main() -> None:
     gains: list[float] = []
     for i in range(args.deals):
         others = args.others.split(",")
-        gains.append(one_deal(rules, args.bot, others, i) - one_deal(rules, args.base, others, i))
+        mine = one_deal(rules, args.bot, others, i, kinds)
+        gains.append(mine - one_deal(rules, args.base, others, i))
         n = len(gains)
         if n % 20 == 0 or n == args.deals:
             mean = sum(gains) / n

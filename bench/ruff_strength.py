@@ -17,16 +17,45 @@ single 2 pimc first, 0.63; single 3 sharp first, 0.18; single 4 pimc first, 0.98
 goal is met in no form (single 4 just short). Deal for deal pimc gains 1.1 to 1.3 points
 on sharp (bench/ruff_duplicate.py), but which side holds the best ruff decides most sets.
 With ``--pimc pimc:samples=100`` (two forms at once, 17 and 18 minutes): double pimc first,
-0.8857; single 4 pimc first, 0.9843.
+0.8857; single 4 pimc first, 0.9843. (These are the bot at a7b4ccb; not re-run since.)
 
-Duplicate (``--duplicate``: every deal once from every seat of its table, so the luck of
-the cards cancels; 2026-11-26, played at commit b8902b0 and reported as commit b0567a9
-reports, ``python bench/ruff_strength.py --duplicate --form F``, seed 30, 200 rounds,
-``pimc:samples=70``, the four forms at once
-at nice 19 on the shared 2-core machine, load 17-19 from others' jobs, 16 to 44 minutes a
-form). P is the leaderboard's own (``Ratings.prob_better``, its P(>next), the goal since
-2026-11-26); in brackets the same from TrueSkill's mu and sigma (what the figures above
-are). Plain: the kept 200-round runs of 2026-11-25 measured above, re-rated the same way.
+Why a point a deal is not enough (2026-11-26): the deals of sharp against sharp (400 a
+form, bench/ruff_duplicate.py's seeds) re-drawn into whole sets, one seat given d more
+points each deal, make it finish above a given sharp in this share of sets: d = +1: 0.55
+(double), 0.55 (single 2), 0.57 (single 3), 0.57 (single 4); d = +2: 0.58, 0.61, 0.63,
+0.63. In 200 rounds pimc meets sharp at 200 tables in double and single 4 (a third of
+them as partners in double), 100 in single 3 and 66 in single 2 (arena.play.scheduler),
+so P >= 0.99 (about 2.3 standard errors) needs roughly +1.3 (single 4), +2 (double),
++2.5 (single 3) and +3 (single 2) points a deal against the tournament's own tables.
+Single 3's tables always hold steady or random (3 seats, 4 entrants), and pimc gained
+less there: +0.48 ± 0.31 a deal with steady and random beside it, +1.07 ± 0.20 with two
+sharps (``bench/ruff_duplicate.py --form single --seats 3 --others steady,random``, 100
+and 200 deals); with an edge of that size over 100 meetings, a leaderboard P of 0.18 is
+an unlucky draw, not a sign that sharp is the better player.
+
+And seed 30's cards favour sharp's seats (the deals and the seating depend on the seed
+alone): the same tournament with sharp in pimc's place (``arena tournament --in-process
+--game ruff --form F --seats N --rounds 200 --seed 30 --bots sharp,sharp,steady,random``)
+gives P(the first sharp better than the second) 0.36 (double), 0.17 (single 2), 0.0078
+(single 3) and 0.78 (single 4): identical bots. In single 3 the first sharp wins 32% of
+the ruffs at tables with the other sharp and steady, the second 51%, and finishes above it
+in 41 of 100 sets. After c272413 (2026-11-26, ``python bench/ruff_strength.py --form F``,
+two forms at once, nice 19, a quiet machine, 3 to 7 minutes a form): double pimc first,
+133 wins of 200 (sharp 131), P 0.6960; single 2 pimc first, 156 (153), P 0.7021; single 3
+sharp first, 84 of 150 (89), P 0.1306, pimc above sharp in 46 of 100 sets (41 for the
+sharp in its place) and 3.43 card points a deal (2.91 for that sharp, 2.77 for the
+other); single 4 pimc first, 105 (68), P 0.9965: the goal is met in single 4 only. (These
+P, like those above, are TrueSkill's mu and sigma, the bench's goal until 2026-11-26; it
+now reads the leaderboard's own P(>next), printed first.)
+
+Duplicate, with the bot at a7b4ccb (``--duplicate``: every deal once from every seat of its
+table, so the luck of the cards cancels; 2026-11-26, played at commit b8902b0 and reported
+as commit b0567a9 reports, ``python bench/ruff_strength.py --duplicate --form F``, seed 30,
+200 rounds, ``pimc:samples=70``, the four forms at once at nice 19 on the shared 2-core
+machine, load 17-19 from others' jobs, 16 to 44 minutes a form). P is the leaderboard's own
+(``Ratings.prob_better``, its P(>next), the goal since 2026-11-26); in brackets the same
+from TrueSkill's mu and sigma (what the figures above are). Plain: the kept 200-round runs
+of 2026-11-25 measured above, re-rated the same way.
 Points a deal, pimc against sharp:
 
 * double: plain pimc first, P 0.8668 (0.7695), 12.26 against 11.78; duplicate pimc

@@ -273,6 +273,32 @@ def test_partition_counts_match_brute_force() -> None:
     assert chi_square_ok(counts, dict.fromkeys(ways, 1), draws)
 
 
+def test_partition_counts_with_voids_and_bans_match_brute_force() -> None:
+    """The counting prunes shares that leave a bin no later group can fill: the totals
+    must stay those of plain enumeration, over bins of every kind (voids, bans, open)."""
+    rng = random.Random(30)
+    nonzero = 0
+    for _ in range(40):
+        cards = rng.sample(range(52), 8)
+        caps = [rng.randint(0, 4) for _ in range(3)]
+        caps.append(8 - sum(caps)) if sum(caps) <= 8 else None
+        if len(caps) != 4 or caps[3] < 0:
+            continue
+        allowed = [rng.choice([0xF, 0xF, 0b0111, 0b1011, 0b0101, 0b1110]) for _ in caps]
+        banned = {c: 1 << rng.randrange(4) for c in rng.sample(cards, 2)}
+        part = sampling.Partition(cards, caps, allowed, banned)
+        ways = 0
+        for bins in itertools.product(range(4), repeat=len(cards)):
+            if all(bins.count(b) == caps[b] for b in range(4)) and all(
+                allowed[b] >> (c // 13) & 1 and not banned.get(c, 0) >> b & 1
+                for c, b in zip(cards, bins, strict=True)
+            ):
+                ways += 1
+        assert part.total == ways, (cards, caps, allowed, banned)
+        nonzero += ways > 0
+    assert nonzero >= 10  # the positions are not all impossible
+
+
 def test_the_check_catches_a_sampler_that_ignores_announcements_and_the_shown_ruff(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -92,6 +92,13 @@ class Partition:
             groups.setdefault(takers, []).append(card)
         self.takers = list(groups)
         self.group_cards = list(groups.values())
+        # The bins no later group takes: a share must fill them exactly, or it counts no
+        # way (pruned in ``_shares``: the counting was most of a decision's time).
+        later: set[int] = set()
+        self.closing: list[frozenset[int]] = [frozenset()] * len(self.takers)
+        for g in range(len(self.takers) - 1, -1, -1):
+            self.closing[g] = frozenset(self.takers[g]) - later
+            later |= set(self.takers[g])
         self.free = not self.closed and not banned
         self._ways: dict[tuple[int, tuple[int, ...]], int] = {}
         self._splits: dict[tuple[int, tuple[int, ...]], _Split] = {}
@@ -122,8 +129,15 @@ class Partition:
         """Every way to share group ``g``'s cards among its bins within ``caps``: (caps
         left, ways to choose which cards)."""
         takers, n = self.takers[g], len(self.group_cards[g])
+        closing = self.closing[g]
         out: list[tuple[tuple[int, ...], int]] = []
         left = list(caps)
+        for b, cap in enumerate(caps):  # a bin no group from g on takes must be full now
+            if cap and b not in takers and not any(b in t for t in self.takers[g + 1 :]):
+                return out
+        room = [0] * (len(takers) + 1)  # what takers[i:] can still hold
+        for i in range(len(takers) - 1, -1, -1):
+            room[i] = room[i + 1] + caps[takers[i]]
 
         def share(i: int, cards: int, ways: int) -> None:
             if i == len(takers):
@@ -132,7 +146,10 @@ class Partition:
                 return
             b = takers[i]
             cap = left[b]
-            for x in range(min(cards, cap) + 1):
+            # A bin no later group takes is filled here exactly; else the rest of the
+            # cards must fit in the bins after it.
+            low = cap if b in closing else max(0, cards - room[i + 1])
+            for x in range(low, min(cards, cap) + 1):
                 left[b] = cap - x
                 share(i + 1, cards - x, ways * comb(cards, x))
             left[b] = cap
