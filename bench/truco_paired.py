@@ -75,6 +75,7 @@ import argparse
 import itertools
 import json
 import math
+import random
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -132,6 +133,20 @@ def _play(match: TrucoMatch, bots: Sequence[Any]) -> list[tuple[int, str, Action
         log.append((seat, view.asked, action))
         match.apply(seat, action)
     return log
+
+
+def seating(others: Sequence[str], seat: int, seats: int, i: int, shuffle: bool) -> list[str]:
+    """The other seats' bots at hand ``i``, the tested seat left empty: ``others`` in
+    turn from the seat after it, or with ``shuffle`` in an order drawn for the hand
+    (seeded by it, the same both ways), so that, as in a tournament, whose partner and
+    whose first answerer (R6) each of them is varies from hand to hand."""
+    order = [others[k % len(others)] for k in range(seats - 1)]
+    if shuffle:
+        random.Random(f"seating{i}").shuffle(order)
+    names = [""] * seats
+    for k in range(1, seats):
+        names[(seat + k) % seats] = order[k - 1]
+    return names
 
 
 def kind_ok(kind: str, i: int, seats: int) -> bool:
@@ -227,6 +242,10 @@ def main() -> None:
         "--kind", choices=("any", "team", "duels"), default="any",
         help="at six seats, only the hands after an even (team) or odd (duels) warm-up",
     )  # fmt: skip
+    parser.add_argument(
+        "--shuffle", action="store_true",
+        help="the other seats' bots in an order drawn for each hand (as a tournament seats them)",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, help="write each hand's figures here (JSON lines)")
     args = parser.parse_args()
     if args.hands < 2:
@@ -242,9 +261,7 @@ def main() -> None:
     wanted = (i for i in itertools.count(args.start) if kind_ok(args.kind, i, seats))
     for n, i in enumerate(itertools.islice(wanted, args.hands), 1):
         seat, warm = i % seats, i // seats % WARM
-        names = [""] * seats
-        for k in range(1, seats):
-            names[(seat + k) % seats] = others[(k - 1) % len(others)]
+        names = seating(others, seat, seats, i, args.shuffle)
         names[seat] = args.bot
         rec_a, log_a = play_hand(rules, names, i, warm)
         names[seat] = args.base
