@@ -40,6 +40,13 @@ another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard error
 default is ``search``: at six seats, over three seeds, neither other choice proved
 better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
 default) or ``own`` (above).
+
+Tried and not kept (bench/truco_paired.py's docstring has the figures): playouts that
+answer an Envido with a Falta Envido when the table's own answer to it makes that pay
+(commit 91d0782, ``model=raise``): a gain in six-seat team hands, where another pimc
+answers a call so and a heuristic partner of the caller refuses it, a loss at two and
+four seats and in the duels, where no seat does; an Envido opened only on a clear gain
+over opening none (``MARGIN``, ``GUARD_Z``): no gain shown.
 """
 
 from __future__ import annotations
@@ -321,53 +328,6 @@ def team_policy(state: sim.Sim, rng: Uniform) -> Action:
     return policy(state, rng, envido=False)
 
 
-FALTA = Call(EnvidoCall.FALTA_ENVIDO)
-
-
-def answer_envido(state: sim.Sim, seat: int) -> Action:
-    """An Envido answer as ``team_policy`` gives it, or a Falta Envido (R8) when that
-    pays more against the table's own answer to it: the answering seat reckons what the
-    seat that would answer the Falta does (``team_policy``'s rule, reading the Falta as a
-    strong hand), so a Falta that table refuses takes the refusal, a Falta it accepts
-    stakes the match on this team's chance (R8). ``team_policy`` alone never raises to a
-    Falta; a searching seat does (bots at the table answer an Envido with a Falta that a
-    heuristic partner of the caller then refuses), and a search that does not expect it
-    calls Envido where it costs it: six-seat team hands, bench/truco_paired.py."""
-    b = state.bout
-    p = envido_chance(state, seat, strong=True)
-    nxt = next_envido_calls(b.ecalls)
-    accepted = envido_accepted(b.ecalls, state.falta)
-    refused = envido_refused(b.ecalls, state.falta)
-    if p > RAISE_AT and nxt and nxt[0] is not EnvidoCall.FALTA_ENVIDO:
-        chosen: Action = Call(nxt[0])
-        value = None  # a raise as team_policy makes it: kept
-    else:
-        quiero = (2 * p - 1) * accepted
-        chosen, value = (QUIERO, quiero) if quiero > -refused else (NO_QUIERO, -refused)
-    if value is None or EnvidoCall.FALTA_ENVIDO not in nxt:
-        return chosen
-    trial = state.copy()
-    trial.step(FALTA)
-    if trial.bout.estate != b.estate or trial.asked()[0] != sim.ANSWER_ENVIDO:
-        return chosen
-    other = trial.asked()[1]
-    calls = [*b.ecalls, EnvidoCall.FALTA_ENVIDO]
-    f_acc = envido_accepted(calls, state.falta)
-    f_ref = envido_refused(calls, state.falta)
-    q = envido_chance(trial, other, strong=True)
-    falta = (2 * p - 1) * f_acc if (2 * q - 1) * f_acc > -f_ref else f_ref
-    return FALTA if falta > value else chosen
-
-
-def raise_policy(state: sim.Sim, rng: Uniform) -> Action:
-    """``team_policy`` with the Envido answered by ``answer_envido`` (a Falta raise when
-    it pays against the table's answer)."""
-    asked, seat = state.asked()
-    if asked == sim.ANSWER_ENVIDO:
-        return answer_envido(state, seat)
-    return team_policy(state, rng)
-
-
 def _envido_in_answer(state: sim.Sim, seat: int) -> bool:
     b = state.bout
     assert b.truco_call is not None
@@ -496,7 +456,7 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
 BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
 # How the playouts' seats bet the Envido: by their team's chance (``team_policy``), or
 # by their own number (``policy``, the model before 2026-11-26).
-MODELS = {"team": team_policy, "own": policy, "raise": raise_policy}
+MODELS = {"team": team_policy, "own": policy}
 
 
 def is_envido_call(action: Action) -> bool:
