@@ -64,9 +64,39 @@ gain is pimc's points a hand less shrewd's in the same seat, ``capped`` in brack
   300 from 600, +0.14 ± 0.39 on 300 from 1500) and ahead in the duels: its edge at six
   seats is the Envido and the duels; the team hands' Truco is where it is not better.
 
+Where the team hands lost, 2026-11-26 (main 997d2a7, both pimc on ``model=team``; a
+hand's ``first`` difference and its capped Envido, ``--out`` keeps them by hand):
+
+* the fixed order (``--kind team --start 600``, 300 hands): -0.06 ± 0.47 (capped -0.35
+  ± 0.18). In 86 hands pimc calls an Envido where shrewd plays a card, capped Envido
+  -1.5 a call (-0.42 a team hand): the other pimc, seated right after the tested seat,
+  is the first seat to answer every call (R6); it raises to a Falta Envido, which the
+  caller's shrewd partner refuses: -3 instead of -1. Card play differs first in 24
+  hands, -0.01 a team hand; the Truco calls in 26, -0.05.
+* the tournament rotates partners (arena/play/partners.py), so ``--shuffle`` seats the
+  others in an order drawn for each hand: team hands (``--kind team --shuffle``, 569
+  hands from 600 and from 1500) +0.36 ± 0.27 points a hand (capped +0.45 ± 0.13): ahead
+  of shrewd, by its Envido raises (77 hands, +0.47 a team hand capped). What is left:
+  an Envido opened where shrewd calls the Truco (18 hands, -0.10 a hand, a Falta's
+  luck: capped -0.01), the card play (62 hands, -0.03 a hand). Duels (150 from 600,
+  shuffled): +0.30 ± 0.37 (capped +0.23 ± 0.21).
+* tried, not kept: playouts answering an Envido with a Falta Envido when the table's
+  answer (``team_policy``) makes it pay (commit 91d0782, ``model=raise``), new less
+  old on the same hands: fixed order, team hands, +0.49 ± 0.33 (capped +0.69 ± 0.13;
+  300 from 600) and +0.10 ± 0.28 (+0.54 ± 0.16; 226 from 1500); shuffled, team hands
+  +0.42 ± 0.23 (+0.32 ± 0.10; 569), the duels -0.60 ± 0.49 (-0.22 ± 0.23; 150); with
+  the other pimc not the first answerer (``--others shrewd,pimc:samples=150,shrewd,
+  basic,random``, 200 from 600) -0.29 ± 0.36 (-0.04 ± 0.14); four seats -0.29 ± 0.25
+  (-0.39 ± 0.13; 300), two -0.72 ± 0.22 (-0.65 ± 0.14; 200; the fields and worlds of
+  the four and two seats above): it expects a Falta that
+  only a searching seat makes. An Envido opened only when it beats opening none by 0.2
+  points and 2 paired standard errors, new less old: team hands, fixed order +0.02 ±
+  0.49 (84), the other pimc a partner (the order above) +0.22 ± 0.20 (90); four seats
+  -0.06 ± 0.07 (266), two -0.02 ± 0.02 (200; the fields as above): no gain shown.
+
 Run (a statistical bench, no clock in it: at the lowest priority):
 ``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]
-[--base shrewd] [--others pimc:samples=150,shrewd,shrewd,basic,random]``.
+[--base shrewd] [--others pimc:samples=150,shrewd,shrewd,basic,random] [--shuffle]``.
 """
 
 from __future__ import annotations
@@ -75,6 +105,7 @@ import argparse
 import itertools
 import json
 import math
+import random
 import time
 from collections import defaultdict
 from collections.abc import Sequence
@@ -132,6 +163,20 @@ def _play(match: TrucoMatch, bots: Sequence[Any]) -> list[tuple[int, str, Action
         log.append((seat, view.asked, action))
         match.apply(seat, action)
     return log
+
+
+def seating(others: Sequence[str], seat: int, seats: int, i: int, shuffle: bool) -> list[str]:
+    """The other seats' bots at hand ``i``, the tested seat left empty: ``others`` in
+    turn from the seat after it, or with ``shuffle`` in an order drawn for the hand
+    (seeded by it, the same both ways), so that, as in a tournament, whose partner and
+    whose first answerer (R6) each of them is varies from hand to hand."""
+    order = [others[k % len(others)] for k in range(seats - 1)]
+    if shuffle:
+        random.Random(f"seating{i}").shuffle(order)
+    names = [""] * seats
+    for k in range(1, seats):
+        names[(seat + k) % seats] = order[k - 1]
+    return names
 
 
 def kind_ok(kind: str, i: int, seats: int) -> bool:
@@ -227,6 +272,10 @@ def main() -> None:
         "--kind", choices=("any", "team", "duels"), default="any",
         help="at six seats, only the hands after an even (team) or odd (duels) warm-up",
     )  # fmt: skip
+    parser.add_argument(
+        "--shuffle", action="store_true",
+        help="the other seats' bots in an order drawn for each hand (as a tournament seats them)",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, help="write each hand's figures here (JSON lines)")
     args = parser.parse_args()
     if args.hands < 2:
@@ -242,9 +291,7 @@ def main() -> None:
     wanted = (i for i in itertools.count(args.start) if kind_ok(args.kind, i, seats))
     for n, i in enumerate(itertools.islice(wanted, args.hands), 1):
         seat, warm = i % seats, i // seats % WARM
-        names = [""] * seats
-        for k in range(1, seats):
-            names[(seat + k) % seats] = others[(k - 1) % len(others)]
+        names = seating(others, seat, seats, i, args.shuffle)
         names[seat] = args.bot
         rec_a, log_a = play_hand(rules, names, i, warm)
         names[seat] = args.base

@@ -61,3 +61,24 @@ def test_the_first_difference_is_named_by_the_seat_that_made_it() -> None:
     assert truco_paired.first_difference([(1, "play", MAZO)], [(1, "play", card)], 0) == (
         "other seat"
     )
+
+
+def test_shuffle_seats_the_others_in_an_order_drawn_for_each_hand() -> None:
+    """Without ``--shuffle`` the others sit in turn from the tested seat on; with it,
+    each hand seats the same bots in its own order, the same both ways (seeded by the
+    hand), and over hands every one of them sits right after the tested seat (its
+    first answerer, R6)."""
+    others = ["pimc", "shrewd", "shrewd", "basic", "random"]
+    assert truco_paired.seating(others, 2, 6, 8, False) == [
+        "basic", "random", "", "pimc", "shrewd", "shrewd",
+    ]  # fmt: skip
+    after: set[str] = set()
+    orders = set()
+    for i in range(60):
+        names = truco_paired.seating(others, i % 6, 6, i, True)
+        assert names == truco_paired.seating(others, i % 6, 6, i, True)
+        assert names[i % 6] == "" and sorted(n for n in names if n) == sorted(others)
+        after.add(names[(i + 1) % 6])
+        orders.add(tuple(names[(i % 6 + k) % 6] for k in range(1, 6)))
+    assert after == set(others)
+    assert len(orders) > 20

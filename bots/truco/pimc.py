@@ -40,6 +40,13 @@ another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard error
 default is ``search``: at six seats, over three seeds, neither other choice proved
 better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
 default) or ``own`` (above).
+
+Tried and not kept (bench/truco_paired.py's docstring has the figures): playouts that
+answer an Envido with a Falta Envido when the table's own answer to it makes that pay
+(commit 91d0782, ``model=raise``): a gain in six-seat team hands, where another pimc
+answers a call so and a heuristic partner of the caller refuses it, a loss at two and
+four seats and in the duels, where no seat does; an Envido opened only on a clear gain
+over opening none (``MARGIN``, ``GUARD_Z``): no gain shown.
 """
 
 from __future__ import annotations
