@@ -48,6 +48,22 @@ other); single 4 pimc first, 105 (68), P 0.9965: the goal is met in single 4 onl
 P, like those above, are TrueSkill's mu and sigma, the bench's goal until 2026-11-26; it
 now reads the leaderboard's own P(>next), printed first.)
 
+On main after the merges of 2026-11-26 (commit b181a1d: the announcement memory, the
+leaderboard's own P), plain and duplicate, seed 30, 200 rounds, ``pimc:samples=70``, one
+process each (``python bench/ruff_strength.py`` and the same with ``--duplicate``), nice
+19, beside the test suite and one other bench. P(pimc better than sharp), the
+leaderboard's own (TrueSkill's in brackets), and points a deal, pimc against sharp:
+
+* double: plain pimc first, P 0.8075 (0.6960), 12.12 against 11.69; duplicate pimc first,
+  P 0.9591 (0.6988), 11.95 against 11.50. NOT met.
+* single 2: plain pimc first, P 0.7807 (0.7021), 10.67 against 10.20; duplicate pimc
+  first, P 0.9845 (0.7906), 10.68 against 10.12, by boards 0.9997. NOT met.
+* single 3: plain sharp first, P 0.2237 (0.1306), 9.29 against 9.63 (seed 30's cards
+  favour sharp's seats, above); duplicate pimc first, P 0.9946 (0.9349), 10.26 against
+  9.43: met.
+* single 4: plain pimc first, P 0.9931 (0.9965), 10.01 against 8.62: met; duplicate pimc
+  first, P 0.9873 (0.8983), 9.59 against 8.94. NOT met.
+
 Duplicate, with the bot at a7b4ccb (``--duplicate``: every deal once from every seat of its
 table, so the luck of the cards cancels; 2026-11-26, played at commit b8902b0 and reported
 as commit b0567a9 reports, ``python bench/ruff_strength.py --duplicate --form F``, seed 30,

@@ -96,18 +96,27 @@ Deal for deal (``python bench/truco_paired.py``, six seats, ``pimc:samples=150``
 against shrewd in one seat, the same hands and other seats both ways; its docstring
 says how) the change is clearer than any tournament: see bench/truco_paired.py.
 
-Duplicate, with the pimc before ``model=team`` (``--duplicate``: every hand once from
-every seat of the table, so the luck of the cards cancels; 2026-11-26, played at commit f349ee5 and reported as commit b0567a9
-reports: ``python bench/truco_strength.py --seats 6 --pimc pimc:samples=150
---duplicate``, seed 30, 200 rounds, at nice 19 beside four Ruff runs and others' jobs,
-load 17-19, 33 minutes). P is the leaderboard's own (``Ratings.prob_better``, its
-P(>next), the goal since 2026-11-26), TrueSkill's mu/sigma figure in brackets. 6 seats:
+On main after the merges of 2026-11-26 (commit b181a1d), six seats, seed 30, the goal read
+as the leaderboard's own P: plain, 50 ms a decision, under the quiet lock (``python
+bench/truco_strength.py --seats 6 --seed 30``): pimc#2 > pimc#1 > shrewd#2 > shrewd#1 >
+basic > random; pimc#2 won 119, 4.49 points a hand (against 3.87), shrewd#2 103, 4.27
+(4.08); P(pimc#2 better than shrewd#2) = 0.9285 (TrueSkill's 0.8858), than shrewd#1 0.9519.
+Duplicate, ``--pimc pimc:samples=150 --duplicate``, nice 19: pimc#2 > pimc#1 > shrewd#1 >
+shrewd#2 > basic > random; P(pimc#2 better than shrewd#1) = 0.9156 (0.8866), than shrewd#2
+0.9945. NOT met: duplicate deals cancel the cards' luck, not the partners'.
+
+Duplicate, with the pimc before ``model=team`` (``--duplicate``: every hand once from every
+seat of the table, so the luck of the cards cancels; 2026-11-26, played at commit f349ee5
+and reported as commit b0567a9 reports: ``python bench/truco_strength.py --seats 6 --pimc
+pimc:samples=150 --duplicate``, seed 30, 200 rounds, at nice 19 beside four Ruff runs and
+others' jobs, load 17-19, 33 minutes). P is the leaderboard's own (``Ratings.prob_better``,
+its P(>next), the goal since 2026-11-26), TrueSkill's mu/sigma figure in brackets. 6 seats:
 shrewd#1 > pimc#1 > pimc#2 > shrewd#2 > basic > random; shrewd#1 won 125, 4.60 points a
 hand (against 3.79); pimc#1 115, 4.42 (3.98); P(pimc#1 better than shrewd#1) = 0.2517
-(0.2211), than shrewd#2 0.9486: NOT met. Plain, the same seed (the kept run measured
-above, 50 ms a decision, re-rated the same way): shrewd#2 > pimc#1 > ...; P(pimc#1 better
-than shrewd#2) = 0.4726 (0.3910). Duplicate deals cancel the cards' luck, not the
-partners': the two shrewd copies, one bot, ended 0.29 points a hand apart.
+(0.2211), than shrewd#2 0.9486: NOT met. Plain, the same seed (the kept run measured above,
+50 ms a decision, re-rated the same way): shrewd#2 > pimc#1 > ...; P(pimc#1 better than
+shrewd#2) = 0.4726 (0.3910). Duplicate deals cancel the cards' luck, not the partners': the
+two shrewd copies, one bot, ended 0.29 points a hand apart.
 """
 
 from __future__ import annotations
