@@ -745,9 +745,7 @@ def show_leaderboard(
     ratings = run.finish(records) if run is not None else None
     if ratings is not None and run.matches() != {str(r["match"]) for r in records}:
         ratings = None  # it rated a match the file does not hold: rate the file's
-    rows = build_leaderboard(
-        records, entrants, game=load_config(directory).game, ratings=ratings
-    )
+    rows = build_leaderboard(records, entrants, game=load_config(directory).game, ratings=ratings)
     write_csv(rows, directory / "leaderboard.csv")
     write_json(rows, directory / "leaderboard.json", {"matches": len(records)})
     out.print(leaderboard_table(rows, title=f"Leaderboard · {len(records)} matches"))

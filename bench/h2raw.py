@@ -26,9 +26,12 @@ UNKNOWN_TYPE = 0xFA  # a frame type no HTTP/2 version defines: receivers must ig
 
 
 def frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
-    return struct.pack(">I", len(payload))[1:] + bytes((kind, flags)) + struct.pack(
-        ">I", stream & 0x7FFFFFFF
-    ) + payload
+    return (
+        struct.pack(">I", len(payload))[1:]
+        + bytes((kind, flags))
+        + struct.pack(">I", stream & 0x7FFFFFFF)
+        + payload
+    )
 
 
 def _int(value: int, prefix: int, first: int = 0) -> bytes:

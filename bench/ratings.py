@@ -477,12 +477,21 @@ def stops_table(variant: str, bundled: Sequence[Walk], true_order: Sequence[str]
               f"{median} rounds; no pair in the wrong order at the stop in "
               f"{share(right, len(stopped))}; a pair found level in {level}")  # fmt: skip
     for title, walks, wrong in (
-        ("identical bots (tracker and planner, names swapped at 1/2)", twins,
-         lambda w: declared(w, "tracker", "planner") or declared(w, "planner", "tracker")),
-        ("a tenth of tracker-planner's gap (names swapped at 0.45)", tenth,
-         lambda w: declared(w, "planner", "tracker")),
-        ("real twins (norandom field: greedy#1, greedy#2)", real,
-         lambda w: declared(w, "greedy#1", "greedy#2") or declared(w, "greedy#2", "greedy#1")),
+        (
+            "identical bots (tracker and planner, names swapped at 1/2)",
+            twins,
+            lambda w: declared(w, "tracker", "planner") or declared(w, "planner", "tracker"),
+        ),
+        (
+            "a tenth of tracker-planner's gap (names swapped at 0.45)",
+            tenth,
+            lambda w: declared(w, "planner", "tracker"),
+        ),
+        (
+            "real twins (norandom field: greedy#1, greedy#2)",
+            real,
+            lambda w: declared(w, "greedy#1", "greedy#2") or declared(w, "greedy#2", "greedy#1"),
+        ),
     ):
         if not walks:
             continue
@@ -658,9 +667,13 @@ def main() -> None:
                 if "calibration" in tables else None
             )  # fmt: skip
             walks = [
-                walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache),
-                     args.rounds, true_order, skills=skills,
-                     alternatives=args.alternatives)  # fmt: skip
+                walk(
+                    play(variant, seed, args.rounds, duplicate=False, cache=args.cache),
+                    args.rounds,
+                    true_order,
+                    skills=skills,
+                    alternatives=args.alternatives,
+                )  # fmt: skip
                 for seed in seeds
             ]
             if "goal" in tables:
@@ -672,9 +685,20 @@ def main() -> None:
                     calibration_table(f"{variant}, bundled bots", walks, name)
                 alone = true_skills(variant, args.truth_rounds, "norandom", args.cache)
                 other = [
-                    walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache,
-                              field="norandom"), args.rounds, true_order, skills=alone,
-                         alternatives=args.alternatives)  # fmt: skip
+                    walk(
+                        play(
+                            variant,
+                            seed,
+                            args.rounds,
+                            duplicate=False,
+                            cache=args.cache,
+                            field="norandom",
+                        ),
+                        args.rounds,
+                        true_order,
+                        skills=alone,
+                        alternatives=args.alternatives,
+                    )  # fmt: skip
                     for seed in range(1, (args.other_seeds or args.seeds) + 1)
                     if not args.cached_only
                     or is_cached(variant, seed, args.rounds, args.cache, "norandom")
@@ -700,13 +724,28 @@ def main() -> None:
                     twins.append(walk(pair, args.stop_rounds, None, sorts=False))
                     near = swapped(records, "tracker", "planner", 0.45, rng)
                     tenth.append(walk(near, args.stop_rounds, None, sorts=False))
-            real = [
-                walk(play(variant, seed, args.stop_rounds, duplicate=False, cache=args.cache,
-                          field="norandom"), args.stop_rounds, None, sorts=False)  # fmt: skip
-                for seed in range(1, args.stop_seeds + 1)
-                if not args.cached_only
-                or is_cached(variant, seed, args.stop_rounds, args.cache, "norandom")
-            ] if variant == "classic" else []
+            real = (
+                [
+                    walk(
+                        play(
+                            variant,
+                            seed,
+                            args.stop_rounds,
+                            duplicate=False,
+                            cache=args.cache,
+                            field="norandom",
+                        ),
+                        args.stop_rounds,
+                        None,
+                        sorts=False,
+                    )  # fmt: skip
+                    for seed in range(1, args.stop_seeds + 1)
+                    if not args.cached_only
+                    or is_cached(variant, seed, args.stop_rounds, args.cache, "norandom")
+                ]
+                if variant == "classic"
+                else []
+            )
             stops_table(variant, bundled, true_order, twins, tenth, real, args.stop_rounds)
         print(f"({variant}: {time.perf_counter() - started:.0f}s)")
 

@@ -22,6 +22,8 @@ def pytest_configure(config: pytest.Config) -> None:
     The tests that mean a background job (tests/test_signals.py) make it so themselves."""
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
 JS_DIR = Path(__file__).resolve().parents[1] / "bots" / "js"
 NPM_TIMEOUT = 300.0
 

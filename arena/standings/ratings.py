@@ -464,9 +464,7 @@ class PointsEvidence:
         self._means = (ridge, means)
         return means
 
-    def gap(
-        self, a: str, b: str, variance: float, prior: float
-    ) -> tuple[float, float, float]:
+    def gap(self, a: str, b: str, variance: float, prior: float) -> tuple[float, float, float]:
         """The estimate of skill a - skill b in points, its variance (the sandwich
         variance from the matches' residuals, see the class, or the model's while there
         are too few matches to measure it) and the model's variance."""
@@ -563,8 +561,10 @@ class _Kind:
         q = sum(cl[x] * sum(row[y] * ml[y] for y in range(len(ml)))
                 for x, row in enumerate(self.matrix))  # c^T P m  # fmt: skip
         total = (
-            sum(cl[x] * sum(r * cy for r, cy in zip(row, cl, strict=True))
-                for x, row in enumerate(self.gg))  # fmt: skip
+            sum(
+                cl[x] * sum(r * cy for r, cy in zip(row, cl, strict=True))
+                for x, row in enumerate(self.gg)
+            )  # fmt: skip
             - 2.0 * q * sum(a * b for a, b in zip(cl, self.ng, strict=True))
             + q * q * self.n2
         )
