@@ -130,3 +130,5 @@ def test_the_bot_remembers_true_ruff_announcers_from_deal_to_deal() -> None:
     assert view.deal == 2
     assert bot.true[first.match_id] == expected
     assert first.match_id + "x" not in bot.true
+    bot.match_over({"match": first.match_id, "seat": 0})  # the match ends: forgotten
+    assert first.match_id not in bot.true and first.match_id not in bot.low

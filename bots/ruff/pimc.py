@@ -42,7 +42,8 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
 
 from arena.bot import BaseBot
 from arena.core.cards import CARD_SLICES, CARDS, SUIT_MASKS, Card, mask_of
@@ -277,6 +278,12 @@ class Bot(BaseBot):
         # announcing as a true-ruff player would, and never after it announced low once.
         self.low: dict[str, set[int]] = {}
         self.true: dict[str, set[int]] = {}
+
+    def match_over(self, result: Mapping[str, Any]) -> None:
+        """A match's reading of the others' announcing is of no use after it: forget it, so
+        that a bot that plays for ever (a ladder) keeps no more than its open matches'."""
+        self.low.pop(str(result.get("match")), None)
+        self.true.pop(str(result.get("match")), None)
 
     def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:
         low = self.low.setdefault(view.match_id, set())
