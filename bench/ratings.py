@@ -100,34 +100,64 @@ def play(
     """The match records of one in-process tournament of the bundled bots, or of the bots
     of ``FIELDS[field]`` (cached)."""
     mode = "duplicate" if duplicate else "plain"
-    name = f"{variant}-{mode}-r{rounds}" + (f"-{field}" if field else "")
-    path = cache / name / f"seed{seed}.jsonl"
-    if path.exists():
-        return [json.loads(line) for line in path.read_text().splitlines() if line]
-    # A longer run of the same seed starts with this one (the schedule and the deals of a
-    # round follow from the seed and the round alone): its first rounds serve.
-    suffix = f"-{field}" if field else ""
-    for longer in sorted(cache.glob(f"{variant}-{mode}-r*{suffix}/seed{seed}.jsonl")):
-        stem = longer.parent.name.removeprefix(f"{variant}-{mode}-r").removesuffix(suffix)
-        if stem.isdigit() and int(stem) > rounds:
-            records = [json.loads(line) for line in longer.read_text().splitlines() if line]
-            return [r for r in records if int(r["round"]) <= rounds]
+    kept = cached_run(variant, seed, rounds, cache, mode=mode, field=field)
+    if kept is not None:
+        records = [json.loads(line) for line in kept.read_text().splitlines() if line]
+        return [r for r in records if int(r["round"]) <= rounds]
     config = RunConfig(
         rounds=rounds, variant=variant, seed=seed, transport="in-process", duplicate=duplicate
     )
     if field is not None:
         config.bots = list(FIELDS[field])
-    return play_and_cache(config, seed, path)
+    return play_and_cache(config, seed, run_file(variant, seed, rounds, cache, mode, field))
+
+
+def run_file(
+    variant: str, seed: int, rounds: int, cache: Path, mode: str, field: str | None
+) -> Path:
+    """Where ``play`` keeps the run of this seed and number of rounds."""
+    suffix = f"-{field}" if field else ""
+    return cache / f"{variant}-{mode}-r{rounds}{suffix}" / f"seed{seed}.jsonl"
+
+
+def cached_run(
+    variant: str,
+    seed: int,
+    rounds: int,
+    cache: Path,
+    *,
+    mode: str = "plain",
+    field: str | None = None,
+) -> Path | None:
+    """The file of ``play``'s cached run of this seed, of ``rounds`` rounds or, failing
+    that, of more (a longer run of the same seed starts with this one: the schedule and the
+    deals of a round follow from the seed and the round alone, so its first rounds serve);
+    None when there is neither."""
+    exact = run_file(variant, seed, rounds, cache, mode, field)
+    if exact.exists():
+        return exact
+    suffix = f"-{field}" if field else ""
+    for longer in sorted(cache.glob(f"{variant}-{mode}-r*{suffix}/seed{seed}.jsonl")):
+        stem = longer.parent.name.removeprefix(f"{variant}-{mode}-r").removesuffix(suffix)
+        if stem.isdigit() and int(stem) > rounds:
+            return longer
+    return None
 
 
 def is_cached(variant: str, seed: int, rounds: int, cache: Path, field: str | None = None) -> bool:
     """Whether ``play`` has this run (or a longer one of the same seed) cached."""
-    suffix = f"-{field}" if field else ""
-    for path in cache.glob(f"{variant}-plain-r*{suffix}/seed{seed}.jsonl"):
-        stem = path.parent.name.removeprefix(f"{variant}-plain-r").removesuffix(suffix)
-        if stem.isdigit() and int(stem) >= rounds:
-            return True
-    return False
+    return cached_run(variant, seed, rounds, cache, field=field) is not None
+
+
+def seeds_to_play(
+    variant: str, count: int, rounds: int, args: argparse.Namespace, field: str | None = None
+) -> list[int]:
+    """Seeds 1..``count``, or with --cached-only those whose run of ``rounds`` is cached."""
+    return [
+        s
+        for s in range(1, count + 1)
+        if not args.cached_only or is_cached(variant, s, rounds, args.cache, field)
+    ]
 
 
 def score_order(records: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -655,10 +685,7 @@ def main() -> None:
         true_order = truth(variant, args.truth_rounds, args.cache)
         started = time.perf_counter()
         if tables & {"goal", "calibration"}:
-            seeds = [
-                s for s in range(1, args.seeds + 1)
-                if not args.cached_only or is_cached(variant, s, args.rounds, args.cache)
-            ]  # fmt: skip
+            seeds = seeds_to_play(variant, args.seeds, args.rounds, args)
             if args.cached_only:
                 print(f"{variant}: {len(seeds)} of seeds 1..{args.seeds} played "
                       f"({args.rounds} rounds or more)")  # fmt: skip
@@ -684,33 +711,18 @@ def main() -> None:
                 for name in ("t", "eb", "eb+t") if args.alternatives else ():
                     calibration_table(f"{variant}, bundled bots", walks, name)
                 alone = true_skills(variant, args.truth_rounds, "norandom", args.cache)
+                others = args.other_seeds or args.seeds
                 other = [
-                    walk(
-                        play(
-                            variant,
-                            seed,
-                            args.rounds,
-                            duplicate=False,
-                            cache=args.cache,
-                            field="norandom",
-                        ),
-                        args.rounds,
-                        true_order,
-                        skills=alone,
-                        alternatives=args.alternatives,
-                    )  # fmt: skip
-                    for seed in range(1, (args.other_seeds or args.seeds) + 1)
-                    if not args.cached_only
-                    or is_cached(variant, seed, args.rounds, args.cache, "norandom")
-                ]
+                    walk(play(variant, seed, args.rounds, duplicate=False, cache=args.cache,
+                              field="norandom"),
+                         args.rounds, true_order, skills=alone, alternatives=args.alternatives)
+                    for seed in seeds_to_play(variant, others, args.rounds, args, "norandom")
+                ]  # fmt: skip
                 calibration_table(f"{variant}, no random bot (norandom)", other)
                 for name in ("t", "eb", "eb+t") if args.alternatives else ():
                     calibration_table(f"{variant}, no random bot (norandom)", other, name)
         if "stops" in tables:
-            stop_seeds = [
-                s for s in range(1, args.stop_seeds + 1)
-                if not args.cached_only or is_cached(variant, s, args.stop_rounds, args.cache)
-            ]  # fmt: skip
+            stop_seeds = seeds_to_play(variant, args.stop_seeds, args.stop_rounds, args)
             runs = [
                 play(variant, seed, args.stop_rounds, duplicate=False, cache=args.cache)
                 for seed in stop_seeds
@@ -724,28 +736,13 @@ def main() -> None:
                     twins.append(walk(pair, args.stop_rounds, None, sorts=False))
                     near = swapped(records, "tracker", "planner", 0.45, rng)
                     tenth.append(walk(near, args.stop_rounds, None, sorts=False))
-            real = (
-                [
-                    walk(
-                        play(
-                            variant,
-                            seed,
-                            args.stop_rounds,
-                            duplicate=False,
-                            cache=args.cache,
-                            field="norandom",
-                        ),
-                        args.stop_rounds,
-                        None,
-                        sorts=False,
-                    )  # fmt: skip
-                    for seed in range(1, args.stop_seeds + 1)
-                    if not args.cached_only
-                    or is_cached(variant, seed, args.stop_rounds, args.cache, "norandom")
-                ]
-                if variant == "classic"
-                else []
-            )
+            real = [
+                walk(play(variant, seed, args.stop_rounds, duplicate=False, cache=args.cache,
+                          field="norandom"),
+                     args.stop_rounds, None, sorts=False)
+                for seed in seeds_to_play(variant, args.stop_seeds, args.stop_rounds, args,
+                                          "norandom")
+            ] if variant == "classic" else []  # fmt: skip
             stops_table(variant, bundled, true_order, twins, tenth, real, args.stop_rounds)
         print(f"({variant}: {time.perf_counter() - started:.0f}s)")
 
