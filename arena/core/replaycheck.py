@@ -34,6 +34,16 @@ def rotation_of(rec: Mapping[str, Any], where: str, seats: int) -> int:
     return int(turn)
 
 
+def check_dealer(rec: Mapping[str, Any], where: str, expected: int, turn: int) -> None:
+    """``ReplayMismatch`` naming ``where`` when a seeded record's dealer is not ``expected``,
+    the one the run's secret draws (at the record's ``rotation`` ``turn`` in a duplicate run)."""
+    if rec["dealer"] != expected:
+        raise ReplayMismatch(
+            f"{where}: the dealer is not the one the run's secret draws"
+            + (f" at rotation {turn}" if "rotation" in rec else "")
+        )
+
+
 def check_envelope(rec: Mapping[str, Any], required: Iterable[str]) -> None:
     """Raise ``ValueError`` naming the first of the ``required`` fields a replay record
     lacks, or the first envelope field (``arena.core.records``) a replay cannot read."""

@@ -11,6 +11,7 @@ from typing import Any
 from arena.core.cards import Card, codes
 from arena.core.replaycheck import (
     ReplayMismatch,
+    check_dealer,
     check_envelope,
     check_values,
     is_int,
@@ -130,11 +131,7 @@ def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
         where = f"match {rec['match']} deal {rec['deal']}"
         rules = rules_of(rec)
         turn = rotation_of(rec, where, rules.seats)
-        if rec["dealer"] != dealer_at(key, int(rec["deal"]), rules.seats, turn):
-            raise ReplayMismatch(
-                f"{where}: the dealer is not the one the run's secret draws"
-                + (f" at rotation {turn}" if "rotation" in rec else "")
-            )
+        check_dealer(rec, where, dealer_at(key, int(rec["deal"]), rules.seats, turn), turn)
         hands, head = seeded_deal(key, int(rec["deal"]), int(rec["dealer"]), rules)
         if [codes(h) for h in hands] != rec["hands"] or codes(head) != rec["head"]:
             raise ReplayMismatch(

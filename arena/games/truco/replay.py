@@ -10,6 +10,7 @@ from typing import Any
 
 from arena.core.replaycheck import (
     ReplayMismatch,
+    check_dealer,
     check_envelope,
     check_values,
     replay_lines,
@@ -122,11 +123,7 @@ def check_dealt(records: Sequence[Mapping[str, Any]], key: str) -> int:
         where = f"match {rec['match']} hand {rec['deal']}"
         seats = len(rec["seats"])
         turn = rotation_of(rec, where, seats)
-        if rec["dealer"] != dealer_at(key, int(rec["deal"]), seats, turn):
-            raise ReplayMismatch(
-                f"{where}: the dealer is not the one the run's secret draws"
-                + (f" at rotation {turn}" if "rotation" in rec else "")
-            )
+        check_dealer(rec, where, dealer_at(key, int(rec["deal"]), seats, turn), turn)
         dealt = seeded_hands(key, int(rec["deal"]), int(rec["dealer"]), seats)
         if [codes(list(h)) for h in dealt] != rec["hands"]:
             raise ReplayMismatch(
