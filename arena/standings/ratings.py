@@ -499,6 +499,19 @@ class PointsEvidence:
         return _above_zero(mean, variance * (spread[ia] - spread[ib]))
 
 
+def rated_by_points(record: Mapping[str, Any]) -> bool:
+    """Whether a match's deals are rated by their points under ``unit="points"`` (and so
+    join ``PointsEvidence``): it has ``deal_points``, no offender (a disqualified or
+    forfeiting seat is rated by ``Ratings._rate_offence``), and teams of one size (teams of
+    unequal sizes would compare sums of different numbers of skills, which the points'
+    common shift cannot absorb: they are rated by places)."""
+    return (
+        bool(record.get("deal_points"))
+        and not any(offenders(record))
+        and len({len(team) for team in record["teams"]}) == 1
+    )
+
+
 def variance_unit(record: Mapping[str, Any]) -> tuple[Hashable, bool]:
     """The unit of ``PointsEvidence``'s gap variance that a rated match's deals join, and
     whether the match closes it: the match itself, or in a duplicate run (``block`` and
@@ -595,13 +608,9 @@ class BotEvidence:
 
     def add(self, record: Mapping[str, Any]) -> None:
         """A rated match (in schedule order, as ``Ratings.rate_match`` takes them)."""
-        teams: Sequence[Sequence[int]] = record["teams"]
-        if (
-            any(offenders(record))
-            or not record.get("deal_points")
-            or len({len(team) for team in teams}) != 1
-        ):
+        if not rated_by_points(record):
             return
+        teams: Sequence[Sequence[int]] = record["teams"]
         seats: Sequence[str] = record["seats"]
         names = [[self.bot_of.get(seats[s], seats[s]) for s in team] for team in teams]
         unit, last = variance_unit(record)
@@ -852,10 +861,7 @@ class Ratings:
             return
         unit = self.params.unit
         if unit == "points":
-            # Teams of unequal sizes would compare sums of different numbers of skills,
-            # which the points' common shift cannot absorb: they are rated by places.
-            equal = len({len(team) for team in record["teams"]}) == 1
-            if equal and self._rates_deals(record, where):
+            if rated_by_points(record) and self._rates_deals(record, where):
                 self._rate_points(record, where)
             else:
                 if self._by_points is None:  # the tracks part here (see ``estimate``)
