@@ -45,6 +45,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from stats import mean_se  # noqa: E402
+
 from arena.core.seeding import seeded_secret  # noqa: E402
 from arena.games.registry import REGISTRY  # noqa: E402
 from arena.play.run import RunConfig, entrant_names_for, load_bots, make_plan  # noqa: E402
@@ -434,9 +436,8 @@ def goal_table(variant: str, walks: Sequence[Walk], rounds: int) -> None:
         print(f"  {r:>4}  {deals:>13.0f}  {cells}")
     for r in (c for c in (16, 20) if c <= rounds):
         diffs = [w.right["leaderboard"][r - 1] - w.right["score/deal"][r - 1] for w in walks]
-        mean = sum(diffs) / n
-        sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1)) if n > 1 else 0.0
-        half = 1.959964 * sd / math.sqrt(n)
+        mean, se = mean_se(diffs)
+        half = 1.959964 * se
         print(f"  round {r}: leaderboard − score/deal, paired over the same seeds: "
               f"{mean:+.3f} [{mean - half:+.3f}, {mean + half:+.3f}]")  # fmt: skip
     shares = [sum(w.right["leaderboard"][r] for w in walks) / n for r in range(rounds)]

@@ -38,8 +38,9 @@ playouts whose players see only what their seat has seen -0.16 ± 0.23 (92 deals
 from __future__ import annotations
 
 import argparse
-import math
 from collections.abc import Sequence
+
+from stats import mean_se
 
 from arena.games.ruff.actions import Action, Announce, Discard, Play
 from arena.games.ruff.rules import RuffRules
@@ -116,10 +117,9 @@ def main() -> None:
         gains.append(mine - one_deal(rules, args.base, others, i))
         n = len(gains)
         if n % 20 == 0 or n == args.deals:
-            mean = sum(gains) / n
-            sd = math.sqrt(sum((g - mean) ** 2 for g in gains) / (n - 1)) if n > 1 else 0.0
+            mean, se = mean_se(gains)
             print(f"{args.form} {args.seats} seats, {n} deals: {args.bot} - {args.base} = "
-                  f"{mean:+.2f} ± {sd / math.sqrt(n):.2f} points a deal", flush=True)  # fmt: skip
+                  f"{mean:+.2f} ± {se:.2f} points a deal", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

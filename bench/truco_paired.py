@@ -104,13 +104,14 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
-import math
 import random
 import time
 from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
+
+from stats import mean_se
 
 from arena.games.truco.actions import Action, Answer, Call, Mazo, Play
 from arena.games.truco.rules import TrucoRules
@@ -233,30 +234,21 @@ def first_difference(
 
 
 class Stat:
-    """A running mean and standard error."""
+    """Gains seen so far, shown as their mean and its standard error."""
 
     def __init__(self) -> None:
-        self.n = 0
-        self.sum = 0.0
-        self.squares = 0.0
+        self.values: list[float] = []
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
 
     def add(self, x: float) -> None:
-        self.n += 1
-        self.sum += x
-        self.squares += x * x
-
-    def mean(self) -> float:
-        return self.sum / self.n if self.n else 0.0
-
-    def se(self) -> float:
-        n = self.n
-        if n < 2:
-            return 0.0
-        var = max(0.0, (self.squares - self.sum * self.sum / n) / (n - 1))
-        return math.sqrt(var / n)
+        self.values.append(x)
 
     def show(self) -> str:
-        return f"{self.mean():+.3f} ± {self.se():.3f}"
+        mean, se = mean_se(self.values)
+        return f"{mean:+.3f} ± {se:.3f}"
 
 
 def main() -> None:
