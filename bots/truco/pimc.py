@@ -85,6 +85,8 @@ from arena.games.truco.sampling import Sampler
 from arena.games.truco.view import TrucoView
 from bots.searching import SearchOptions, clear_gain, decision_rng, search
 from bots.truco import shrewd
+from bots.truco.reading import STRONG_ENVIDO
+from bots.truco.shrewd import ENVIDO_AT, RAISE_AT, REAL_ENVIDO_AT
 
 NOISE = 0.05  # the share of playout cards played at random: worlds stay varied
 ENVIDO, REAL_ENVIDO = Call(EnvidoCall.ENVIDO), Call(EnvidoCall.REAL_ENVIDO)
@@ -239,7 +241,6 @@ def equity(state: sim.Sim, seat: int) -> float:
 
 
 TOP_ENVIDO = 33  # ruling R9: 7 and 6 of one suit
-STRONG_ENVIDO = 26  # a caller is read as holding this much (as bots.truco.reading does)
 
 
 @functools.cache
@@ -293,9 +294,6 @@ def envido_chance(state: sim.Sim, seat: int, strong: bool = False) -> float:
     6)."""
     half = len(state.bout.order) // 2
     return team_envido(state.count, half - 1, half, strong)[state.envido[seat]]
-
-
-ENVIDO_AT, REAL_ENVIDO_AT, RAISE_AT = 0.66, 0.85, 0.8  # bots.truco.shrewd's thresholds
 
 
 def team_policy(state: sim.Sim, rng: Uniform) -> Action:

@@ -13,6 +13,8 @@ from arena.games.truco.envido import EnvidoCount, envido_score
 from arena.games.truco.tricks import hand_winner, trick_winner
 from arena.games.truco.view import PlayView, TrucoView
 
+STRONG_ENVIDO = 26  # a seat that called the Envido is read as holding this much
+
 
 def team_of(seat: int) -> int:
     return seat % 2
@@ -144,7 +146,8 @@ def envido_chance(
 ) -> float:
     """The chance this seat's team has the best envido in the current play (R9's ties:
     closer to mano), with every declaration made so far taken as it was declared; with
-    ``strong`` (the seat that called), only deals that give it 26 or more count."""
+    ``strong`` (the seat that called), only deals that give it ``STRONG_ENVIDO`` or more
+    count."""
     play = view.current
     count = EnvidoCount(view.envido_count)
     declared = {s: p for s, p in play.declarations if p is not None}
@@ -171,7 +174,7 @@ def envido_chance(
                 need = 3 - len(played[s])
                 cards, rest = played[s] + rest[:need], rest[need:]
                 points = envido_score(cards, count)
-                if s == strong and points < 26 and attempt < samples * 3:
+                if s == strong and points < STRONG_ENVIDO and attempt < samples * 3:
                     plausible = False
             key = (points, -dist, team_of(s))
             if best is None or key[:2] > best[:2]:

@@ -18,6 +18,7 @@ SAMPLES = 30
 ENVIDO_AT = 0.66  # calls the Envido when its team has the best envido this often
 REAL_ENVIDO_AT = 0.85
 TRUCO_AT = 0.72  # calls the Truco when its team wins the tricks this often
+RAISE_AT = 0.8  # answers a call by raising it when its team wins this often
 
 
 class Bot(BaseBot):
@@ -47,7 +48,7 @@ class Bot(BaseBot):
                 envido_worth(view, play.envido_calls),
                 _envido_refused(view),
                 envido_calls,
-                raise_at=0.8,
+                raise_at=RAISE_AT,
             )
         if envido_calls:  # before its first card, or instead of answering a first Truco
             p = envido_chance(view, rng, SAMPLES)
@@ -62,7 +63,7 @@ class Bot(BaseBot):
             p = trick_chance(view, samples)
             assert play.truco_call is not None
             level = truco_level(play.truco_call)
-            return self._answer(p, level + 1, level, truco_calls, raise_at=0.8)
+            return self._answer(p, level + 1, level, truco_calls, raise_at=RAISE_AT)
         cards = [a for a in legal if isinstance(a, Play)]
         if truco_calls:
             p = trick_chance(view, samples)
