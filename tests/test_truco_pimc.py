@@ -234,16 +234,10 @@ def test_guard_keeps_shrewds_betting_unless_the_search_clearly_beats_it() -> Non
     assert pimc.guarded(actions, 1, card, "play", ahead) == 1  # a card for a card
 
 
-@pytest.mark.parametrize(
-    ("seats", "options"), [(4, {"bets": "guard"}), (6, {"model": "own"})], ids=["guard", "own"]
-)
-def test_with_other_options_it_plays_legal_moves_that_repeat(
-    seats: int, options: dict[str, Any]
-) -> None:
-    """bets=guard, and the playouts' old Envido model (model=own)."""
-    match = TrucoMatch(TrucoRules(seats=seats), match_id="opts", seed="opts")
-    bot, twin = (pimc.Bot(seed=4, samples=6, **options) for _ in range(2))
-    for _ in range(120):
+def play_alike(match: TrucoMatch, bot: pimc.Bot, twin: pimc.Bot, moves: int = 120) -> None:
+    """Play up to ``moves`` moves of ``match`` by ``bot``, asserting at each that ``twin``
+    chooses the same and that the choice is legal."""
+    for _ in range(moves):
         if match.is_over:
             break
         seat = match.to_act()[0]
@@ -255,19 +249,22 @@ def test_with_other_options_it_plays_legal_moves_that_repeat(
         match.apply(seat, action)
 
 
+@pytest.mark.parametrize(
+    ("seats", "options"), [(4, {"bets": "guard"}), (6, {"model": "own"})], ids=["guard", "own"]
+)
+def test_with_other_options_it_plays_legal_moves_that_repeat(
+    seats: int, options: dict[str, Any]
+) -> None:
+    """bets=guard, and the playouts' old Envido model (model=own)."""
+    match = TrucoMatch(TrucoRules(seats=seats), match_id="opts", seed="opts")
+    play_alike(match, *(pimc.Bot(seed=4, samples=6, **options) for _ in range(2)))
+
+
 def test_by_default_it_searches_the_betting() -> None:
     """The default is ``bets=search`` (the bench found no other better at any seat
     count): at six seats it plays as ``bets=search``, decision for decision."""
     match = TrucoMatch(TrucoRules(seats=6), match_id="auto", seed="auto")
-    default, searched = pimc.Bot(seed=5, samples=6), pimc.Bot(seed=5, samples=6, bets="search")
-    for _ in range(120):
-        if match.is_over:
-            break
-        seat = match.to_act()[0]
-        view, legal = match.view(seat), list(match.legal_actions(seat))
-        choice = default.act(view, legal)
-        assert choice == searched.act(view, legal)
-        match.apply(seat, legal[choice] if isinstance(choice, int) else choice)
+    play_alike(match, pimc.Bot(seed=5, samples=6), pimc.Bot(seed=5, samples=6, bets="search"))
 
 
 @pytest.mark.parametrize(
