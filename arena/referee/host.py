@@ -170,10 +170,13 @@ async def wait_for_entrants(
         connected = [e for e in referee.entrants if e.conn and not e.conn.closed]
         if say is not None:
             now = {e.name for e in connected}
+            # counted one by one: bots that came between two looks each get their own number
+            seen = len(now & joined)
             for e in connected:
                 if e.name not in joined:
+                    seen += 1
                     who = f"{e.bot_name} {e.bot_version}".strip()
-                    say(f"joined: {e.name} ({who}) · {len(connected)} of {count}")
+                    say(f"joined: {e.name} ({who}) · {seen} of {count}")
             for name in sorted(joined - now):
                 say(f"left: {name} · {len(connected)} of {count}")
             joined = now
