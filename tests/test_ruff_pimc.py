@@ -132,3 +132,38 @@ def test_the_bot_remembers_true_ruff_announcers_from_deal_to_deal() -> None:
     assert first.match_id + "x" not in bot.true
     bot.match_over({"match": first.match_id, "seat": 0})  # the match ends: forgotten
     assert first.match_id not in bot.true and first.match_id not in bot.low
+
+
+@pytest.mark.parametrize("rules", FORMS, ids=lambda r: f"{r.form}-{r.seats}")
+def test_sharp_card_plays_as_sharp_does(rules: RuffRules) -> None:
+    """``pimc.sharp_card`` is ``sharp``'s play (F7) on masks: in whole matches of sharps,
+    at every card it picks the card sharp picks, from the state the view and the true
+    cards make and what the seat has not seen (F11: not its hand, not the cards played,
+    not its own discards)."""
+    from arena.core.cards import FULL_DECK_MASK, mask_of
+    from arena.games.ruff.actions import Play
+    from arena.games.ruff.state import RuffMatch
+    from bots.ruff.reading import unseen
+    from bots.ruff.sharp import Bot as Sharp
+
+    sharp, checked = Sharp(), 0
+    for m in range(3):
+        match = RuffMatch(rules, seed=f"sharp-card:{m}")
+        while not match.is_over:
+            (seat,) = match.to_act()
+            view = match.view(seat)
+            legal = match.legal_actions(seat)
+            picked = sharp.act(view, legal)
+            if isinstance(legal[0], Play):
+                discards = None if match.discards is None else tuple(match.discards)
+                deal = sim.Deal(tuple(tuple(h) for h in match.dealt), tuple(match.head), discards)
+                state = sim.from_view(view, deal)
+                hidden = mask_of(unseen(view))
+                assert hidden == FULL_DECK_MASK & ~state.hands[seat] & ~mask_of(
+                    [c for t in view.tricks for _, c in t.cards] + [c for _, c in view.trick]
+                ) & ~(mask_of(view.discards) if view.discards else 0)
+                assert isinstance(picked, Play)
+                assert pimc.sharp_card(state, hidden) == picked.card
+                checked += 1
+            match.apply(seat, legal[picked] if isinstance(picked, int) else picked)
+    assert checked > 100

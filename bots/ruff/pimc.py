@@ -46,7 +46,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from arena.bot import BaseBot
-from arena.core.cards import CARD_SLICES, CARDS, SUIT_MASKS, Card, mask_of
+from arena.core.cards import CARD_SLICES, CARDS, FULL_DECK_MASK, SUIT_MASKS, Card, mask_of
 from arena.games.ruff import sim
 from arena.games.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard, Play
 from arena.games.ruff.rules import RUB_CARDS
@@ -54,6 +54,7 @@ from arena.games.ruff.sampling import Sampler
 from arena.games.ruff.view import RuffView
 from bots.ruff.sharp import Bot as SharpBot
 from bots.ruff.sharp import discards as sharp_discards
+from bots.ruff.solver import Solver
 from bots.searching import SearchOptions, Tally, clear_gain, decision_rng, search
 
 MAX_DISCARDS = 10  # candidate discards searched
@@ -142,6 +143,85 @@ def card_policy(state: sim.Sim, rng: random.Random) -> int:
     return _lowest(legal, trump)
 
 
+def _master(card: int, hidden: int) -> bool:
+    """No card of ``hidden`` (a mask) of ``card``'s suit ranks above it."""
+    return not hidden & _above(card)
+
+
+def _first_lowest_rank(mask: int, trump: int) -> int:
+    """``reading.lowest`` on a mask: the lowest rank, side suits first, the first suit of
+    equals in card order."""
+    best, key = -1, (2, 99)
+    bits = mask
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        card = low.bit_length() - 1
+        k = (card // 13 == trump, card % 13)
+        if k < key:
+            best, key = card, k
+    return best
+
+
+def sharp_card(state: sim.Sim, hidden: int) -> int:
+    """The card ``sharp`` (``bots.ruff.sharp``) plays for the seat to move in ``state``,
+    when ``hidden`` (a mask) is what that seat has not seen: every card but its hand, the
+    cards played and, for the rubber, its discards (F11). The same rules move for move,
+    on masks, so that pimc can ask of a drawn world whether a seat that plays as sharp
+    would have played what it did (``Bot``'s ``read``)."""
+    trump = state.trump
+    legal = state.legal_mask()
+    trumps = SUIT_MASKS[trump]
+    if not state.trick:
+        masters, bits = [], legal & ~trumps
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            card = low.bit_length() - 1
+            if _master(card, hidden):
+                masters.append(card)
+        if masters:
+            return max(masters, key=lambda c: c % 13)  # the first of equal ranks
+        mine = legal & trumps
+        if mine and hidden & trumps:
+            top = mine.bit_length() - 1
+            if _master(top, hidden):
+                return top
+        side = legal & ~trumps or legal
+        pick, most = 0, 0  # the longest suit, the first of equals (Counter.most_common)
+        for suit_mask in SUIT_MASKS:
+            count = (side & suit_mask).bit_count()
+            if count > most:
+                pick, most = side & suit_mask, count
+        return (pick & -pick).bit_length() - 1
+    seat, best = state.best_seat, state.best
+    last = len(state.trick) == state.seats - 1
+    if (
+        seat != state.turn
+        and state.side[seat] == state.side[state.turn]
+        and (last or _master(best, hidden) or best // 13 == trump)
+    ):
+        return _first_lowest_rank(legal, trump)  # the partner's trick stands
+    if best // 13 == trump:
+        winners = legal & trumps & ~((2 << best) - 1)
+    else:
+        winners = (legal & SUIT_MASKS[best // 13] & ~((2 << best) - 1)) | (legal & trumps)
+    if winners:
+        side = winners & ~trumps
+        low = side or winners  # a side card of the led suit before any trump
+        cheapest = (low & -low).bit_length() - 1
+        if last or cheapest // 13 == trump or _master(cheapest, hidden):
+            return cheapest
+        bits = winners
+        while bits:  # the lowest master by card order
+            low = bits & -bits
+            bits ^= low
+            card = low.bit_length() - 1
+            if _master(card, hidden):
+                return card
+    return _first_lowest_rank(legal, trump)
+
+
 def policy(state: sim.Sim, rng: random.Random) -> Action:
     """The whole deal's quick player: its true ruff (as ``sharp``), ``sharp``'s discards,
     then ``card_policy``."""
@@ -163,6 +243,22 @@ def playout(state: sim.Sim, rng: random.Random) -> Sequence[int]:
         else:
             state.step(policy(state, rng))
     return state.points
+
+
+def outcome(state: sim.Sim, rng: random.Random, side: int, tail: int = 0) -> float:
+    """``value`` of the deal played out from ``state`` (``playout``), the last ``tail``
+    tricks solved exactly instead (``bots.ruff.solver``: each side's best play, all hands
+    open), from the start of the first trick with at most that many left."""
+    if tail:
+        play, phase = state.play, sim.PLAY
+        while state.phase != sim.OVER:
+            if state.phase == phase:
+                if not state.trick and state.hands[state.turn].bit_count() <= tail:
+                    return Solver(state, side).run(state)
+                play(card_policy(state, rng))
+            else:
+                state.step(policy(state, rng))
+    return value(playout(state, rng), side)
 
 
 def value(points: Sequence[int], side: int) -> float:
@@ -224,14 +320,14 @@ class NoWorld(Exception):
     minimum (F4) rejects most draws can still come near the sampler's cap."""
 
 
-def choose(tally: Tally) -> int:
+def choose(tally: Tally, margin: float = MARGIN, z: float = Z) -> int:
     """The candidate to take, from each one's mean gain over the default (candidate 0)
     in the same worlds: the best, if it gains at least ``MARGIN`` points and ``Z``
     standard errors, else the default. A search that switches on every small difference
     plays its noise: it throws a king where sharp would throw a four, since in the
     playouts' open worlds both lose the same trick."""
     best = tally.best()
-    return best if best and clear_gain(tally.mean(best), tally.stderr(best), MARGIN, Z) else 0
+    return best if best and clear_gain(tally.mean(best), tally.stderr(best), margin, z) else 0
 
 
 def discard_candidates(hand: Sequence[Card], trump: int) -> list[tuple[Card, ...]]:
@@ -266,8 +362,23 @@ class Bot(BaseBot):
         samples: int = 0,
         exact: bool = False,
         trust: float = TRUST,
+        tail: int = 0,
+        endgame: int = 0,
+        margin: float = MARGIN,
+        z: float = Z,
+        read: float = 1.0,
     ) -> None:
+        if not 0 < read <= 1:
+            raise ValueError("read must be more than 0 and at most 1")
+        self.read = float(read)
+        if margin < 0 or z < 0:
+            raise ValueError("margin and z must be 0 or more")
+        self.margin, self.z = float(margin), float(z)
         self.seed = seed
+        if tail < 0 or endgame < 0:
+            raise ValueError("tail and endgame must be 0 (off) or more tricks")
+        self.tail = int(tail)
+        self.endgame = int(endgame)
         self.options = SearchOptions(budget=budget, samples=samples)
         self.exact = bool(exact)
         if trust < 0:
@@ -312,20 +423,50 @@ class Bot(BaseBot):
         except ValueError:  # no deal fits the view: sharp decides (see ``NoWorld``)
             return SharpBot().act(view, legal)
 
+        read = self.read
+        # The seats whose plays are read as sharp's (not caught announcing low, F4).
+        watch = frozenset(range(len(view.names))) - low - {view.seat} if read < 1 else frozenset()
+
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
             try:
                 deal = sampler.sample(rng, give_up)
             except ValueError as exc:
                 raise NoWorld(str(exc)) from exc
-            return sim.from_view(view, deal), likelihood(view, deal, self.trust, trusted)
+            weight = likelihood(view, deal, self.trust, trusted)
+            if not watch:
+                return sim.from_view(view, deal), weight
+            thrown = mask_of(deal.discards) if deal.discards else 0
+            seen = [0, 0]  # the cards played so far, and how many plays were not sharp's
+
+            def before_play(state: sim.Sim, card: int) -> None:
+                seat = state.turn
+                if seat in watch:
+                    hidden = FULL_DECK_MASK & ~state.hands[seat] & ~seen[0]
+                    if seat == state.rubber:
+                        hidden &= ~thrown
+                    if sharp_card(state, hidden) != card:
+                        seen[1] += 1
+                seen[0] |= 1 << card
+
+            state = sim.from_view(view, deal, before_play)
+            return state, weight * read ** seen[1]
+
+        tail = self.tail
+        # Few tricks left: every candidate is solved exactly in each world (one solver a
+        # world, so the candidates share its table of positions).
+        exact_play = isinstance(candidates[0], Play) and len(view.hand) <= self.endgame
 
         def score(world: object, rng: random.Random) -> list[float]:
             state = world[0]  # type: ignore[index]
             values = []
+            solver = Solver(state, side) if exact_play else None
             for action in candidates:
                 child = state.copy()
                 child.step(action)
-                values.append(value(playout(child, rng), side))
+                if solver is not None and child.phase == sim.PLAY:
+                    values.append(solver.run(child))
+                else:
+                    values.append(outcome(child, rng, side, tail))
             default = values[0]
             return [v - default for v in values]  # paired: each world scores both
 
@@ -336,7 +477,7 @@ class Bot(BaseBot):
             return SharpBot().act(view, legal)
         if not tally.n:
             return SharpBot().act(view, legal)
-        return candidates[choose(tally)]
+        return candidates[choose(tally, self.margin, self.z)]
 
     @staticmethod
     def candidates(view: RuffView, legal: Sequence[Action]) -> list[Action]:
