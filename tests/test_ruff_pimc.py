@@ -135,16 +135,17 @@ def test_the_bot_remembers_true_ruff_announcers_from_deal_to_deal() -> None:
 
 
 @pytest.mark.parametrize("rules", FORMS, ids=lambda r: f"{r.form}-{r.seats}")
-def test_sharp_card_plays_as_sharp_does(rules: RuffRules) -> None:
+def test_sharp_card_and_steady_card_play_as_sharp_and_steady_do(rules: RuffRules) -> None:
     """``pimc.sharp_card`` is ``sharp``'s play (F7) on masks: in whole matches of sharps,
     at every card it picks the card sharp picks, from the state the view and the true
     cards make and what the seat has not seen (F11: not its hand, not the cards played,
-    not its own discards)."""
+    not its own discards). ``pimc.steady_card`` picks the card ``steady`` would there."""
     from arena.core.cards import FULL_DECK_MASK, mask_of
     from arena.games.ruff.actions import Play
     from arena.games.ruff.state import RuffMatch
     from bots.ruff.reading import unseen
     from bots.ruff.sharp import Bot as Sharp
+    from bots.ruff.steady import Bot as Steady
 
     sharp, checked = Sharp(), 0
     for m in range(3):
@@ -164,6 +165,9 @@ def test_sharp_card_plays_as_sharp_does(rules: RuffRules) -> None:
                 ) & ~(mask_of(view.discards) if view.discards else 0)
                 assert isinstance(picked, Play)
                 assert pimc.sharp_card(state, hidden) == picked.card
+                steady = Steady().act(view, legal)
+                assert isinstance(steady, Play)
+                assert pimc.steady_card(state) == steady.card
                 checked += 1
             match.apply(seat, legal[picked] if isinstance(picked, int) else picked)
     assert checked > 100
