@@ -171,3 +171,50 @@ def test_sharp_card_and_steady_card_play_as_sharp_and_steady_do(rules: RuffRules
                 checked += 1
             match.apply(seat, legal[picked] if isinstance(picked, int) else picked)
     assert checked > 100
+
+
+@pytest.mark.parametrize("rules", FORMS, ids=lambda r: f"{r.form}-{r.seats}")
+def test_outcome_plays_the_steady_seats_as_steady_and_solves_the_tail(rules: RuffRules) -> None:
+    """``pimc.outcome``: the seats of the ``steady`` mask play ``steady_card``, the others
+    ``card_policy``, move for move (F7); with ``tail`` its value is the exact solver's from
+    the first trick start with that many tricks left (``bots.ruff.solver``)."""
+    from bots.ruff.solver import solve
+
+    for seed in range(40):
+        state = midway(rules, seed)
+        mask = (seed % (1 << rules.seats)) & ~1
+        side = rules.side_of(0)
+        plain = state.copy()
+        while not plain.is_over:
+            if plain.phase != sim.PLAY:
+                plain.step(pimc.policy(plain, random.Random(0)))
+            elif mask >> plain.turn & 1:
+                plain.play(pimc.steady_card(plain))
+            else:
+                plain.play(pimc.card_policy(plain, random.Random(0)))
+        assert pimc.outcome(state.copy(), random.Random(0), side, 0, mask) == pimc.value(
+            plain.points, side
+        )
+        tailed = state.copy()
+        while not tailed.is_over and (
+            tailed.phase != sim.PLAY or tailed.trick or tailed.hands[tailed.turn].bit_count() > 2
+        ):
+            if tailed.phase != sim.PLAY:
+                tailed.step(pimc.policy(tailed, random.Random(0)))
+            else:
+                tailed.play(pimc.card_policy(tailed, random.Random(0)))
+        expected = solve(tailed, side)
+        assert pimc.outcome(state.copy(), random.Random(0), side, 2) == pytest.approx(expected)
+
+
+def test_bad_options_are_refused_with_the_reason() -> None:
+    for options, words in [
+        ({"tail": -1}, "tail and endgame"),
+        ({"endgame": -2}, "tail and endgame"),
+        ({"margin": -0.1}, "margin and z"),
+        ({"read": 0}, "read must be"),
+        ({"read": 1.5}, "read must be"),
+        ({"model": "shrewd"}, "model must be one of auto, sharp, steady"),
+    ]:
+        with pytest.raises(ValueError, match=words):
+            pimc.Bot(**options)  # type: ignore[arg-type]

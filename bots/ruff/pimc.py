@@ -30,10 +30,36 @@ trusted so, and never one caught announcing low (``announcers``): ``steady`` and
 over sharp to +0.48 ± 0.31 a deal, not believing it +1.03 ± 0.32 (bench/ruff_duplicate.py
 ``--others steady,random``, 100 deals; in double beside them no change).
 
+In double the playouts play the seats caught announcing low (``announcers``: ``steady``
+and ``random`` are) as ``steady`` plays (``steady_card``: it leads its highest card and
+counts nothing), the others with ``card_policy``: beside steady and random this gained
++0.36 ± 0.13 a deal (``python bench/ruff_duplicate.py --form double --others
+steady,random --bot pimc:samples=70:model=steady --base pimc:samples=70``, 200 deals, at
+commit 17f81f9); in single it did not (single 2 beside steady -0.04 ± 0.02, 140 deals;
+single 3 beside steady and random -0.06 ± 0.10, 140; single 4 beside sharp, steady and
+random -0.05 ± 0.12, 200), so there ``model=auto`` keeps ``card_policy`` for every seat.
+
+Tried on 2026-11-26 and not kept (each paired against the default of 17f81f9 on the same
+deals, the other seats sharp, ``samples=70``): solving the last tricks exactly
+(``bots.ruff.solver``: ``tail=3`` in every playout and ``endgame=4``, every card solved in
+each world once 4 tricks are left, 5 in single 2) +0.20 ± 0.36 (double, 60 deals), -0.03 ±
+0.06 (single 2, 140), +0.06 ± 0.13 (single 3, 100), -0.18 ± 0.21 (single 4, 60): the
+heuristic players lose little in the last tricks, and a solve of 5 or more tricks costs
+milliseconds a world in Python (``bots.ruff.solver``); leaving sharp's choice for any
+gain (``margin=0:z=0``) -0.17 ± 0.30 (double, 120), -0.00 ± 0.24 (single 4, 120);
+weighing each world by 0.3 for every play that sharp would not have made in it
+(``read=0.3``, ``sharp_card``) -0.24 ± 0.21 (double, 100), +0.06 ± 0.07 (single 2, 140),
+-0.05 ± 0.13 (single 4, 100); the exact sampler (``exact=1``) -0.80 ± 0.37 (double, 20:
+stopped, too slow), +0.00 ± 0.07 (single 2, 120).
+
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; it begins no world it expects to end past them,
 ``SearchOptions.more``), or ``samples``, a fixed number of worlds per decision so that its play
-repeats exactly (``bots.searching``); ``trust``; ``exact``.
+repeats exactly (``bots.searching``); ``trust``; ``exact``; ``model`` (``auto``,
+``sharp``: card_policy for every seat, ``steady``: steady's play for the seats caught
+announcing low); and the ones tried and not kept: ``tail`` and ``endgame`` (tricks solved
+exactly, 0 off), ``margin`` and ``z`` (``choose``), ``read`` (a world's factor per play
+that is not sharp's, 1 off).
 """
 
 from __future__ import annotations

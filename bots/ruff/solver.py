@@ -14,6 +14,14 @@ of a trick (the hands, whose lead, the cards each side has won) keeps each one's
 It is exact, so a search bot (``bots.ruff.pimc``) can trust it once few tricks are left,
 where a quick playout policy still throws tricks away.
 
+What it costs (2026-11-26, 40 positions a row at a trick start or inside one, one
+process at nice 0 on the 2-core machine with load about 1, not under the lock): the median
+solve of 3 tricks left takes 0.16 ms in double (0.11 single 3, 0.05 single 2), of 4
+tricks 0.7 ms (0.35, 0.11), of 5 tricks 2.9 ms (1.7, 0.25) with 43 ms at most, of 6 tricks
+16 ms in double and 46 ms in single 4; ``card_policy`` plays the same tails in 0.02 to
+0.05 ms. ``bots.ruff.pimc`` can use it (``tail``, ``endgame``) but does not by default: it
+gained nothing measurable there (see that module's text).
+
 ``tests/test_ruff_solver.py`` checks it against a plain minimax over every legal card on
 thousands of small positions in every form and seat count.
 """
