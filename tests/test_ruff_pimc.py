@@ -214,7 +214,7 @@ def test_bad_options_are_refused_with_the_reason() -> None:
         ({"margin": -0.1}, "margin and z"),
         ({"read": 0}, "read must be"),
         ({"read": 1.5}, "read must be"),
-        ({"model": "shrewd"}, "model must be one of auto, sharp, steady"),
+        ({"model": "shrewd"}, "model must be one of sharp, steady"),
     ]:
         with pytest.raises(ValueError, match=words):
             pimc.Bot(**options)  # type: ignore[arg-type]

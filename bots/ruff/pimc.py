@@ -30,14 +30,19 @@ trusted so, and never one caught announcing low (``announcers``): ``steady`` and
 over sharp to +0.48 ± 0.31 a deal, not believing it +1.03 ± 0.32 (bench/ruff_duplicate.py
 ``--others steady,random``, 100 deals; in double beside them no change).
 
-In double the playouts play the seats caught announcing low (``announcers``: ``steady``
-and ``random`` are) as ``steady`` plays (``steady_card``: it leads its highest card and
-counts nothing), the others with ``card_policy``: beside steady and random this gained
-+0.36 ± 0.13 a deal (``python bench/ruff_duplicate.py --form double --others
-steady,random --bot pimc:samples=70:model=steady --base pimc:samples=70``, 200 deals, at
-commit 17f81f9); in single it did not (single 2 beside steady -0.04 ± 0.02, 140 deals;
-single 3 beside steady and random -0.06 ± 0.10, 140; single 4 beside sharp, steady and
-random -0.05 ± 0.12, 200), so there ``model=auto`` keeps ``card_policy`` for every seat.
+Tried on 2026-11-26 and not kept: the playouts playing the seats caught announcing low
+(``announcers``: ``steady`` and ``random`` are) as ``steady`` plays (``model=steady``,
+``steady_card``: it leads its highest card and counts nothing). Deal for deal it gained
++0.36 ± 0.13 in double beside two steadys and a random partner (``python
+bench/ruff_duplicate.py --form double --others steady,random --bot
+pimc:samples=70:model=steady --base pimc:samples=70``, 200 deals, at 17f81f9), but -0.02
+± 0.07 beside sharp, a steady partner and random, as in the tournament (200 deals), and
+nothing in single (single 2 beside steady -0.04 ± 0.02, 140 deals; single 3 beside steady
+and random -0.06 ± 0.10, 140; single 4 beside sharp, steady and random -0.05 ± 0.12, 200).
+Made double's default at 65c1f19, it gave ``python bench/ruff_strength.py --form double``
+P(better than sharp) 0.9171 plain at seed 30 (0.8075 without), but duplicate 0.8651 at
+seed 30 (0.9591 without) and 0.9820 at seed 31 (0.9909 without, the same run with
+``--pimc pimc:samples=70:model=sharp``): so it is off again.
 
 Tried on 2026-11-26 and not kept (each paired against the default of 17f81f9 on the same
 deals, the other seats sharp, ``samples=70``): solving the last tricks exactly
@@ -55,11 +60,11 @@ stopped, too slow), +0.00 ± 0.07 (single 2, 120).
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; it begins no world it expects to end past them,
 ``SearchOptions.more``), or ``samples``, a fixed number of worlds per decision so that its play
-repeats exactly (``bots.searching``); ``trust``; ``exact``; ``model`` (``auto``,
-``sharp``: card_policy for every seat, ``steady``: steady's play for the seats caught
-announcing low); and the ones tried and not kept: ``tail`` and ``endgame`` (tricks solved
-exactly, 0 off), ``margin`` and ``z`` (``choose``), ``read`` (a world's factor per play
-that is not sharp's, 1 off).
+repeats exactly (``bots.searching``); ``trust``; ``exact``; and the ones tried and not
+kept: ``model`` (``sharp``: card_policy for every seat; ``steady``: steady's play for the
+seats caught announcing low), ``tail`` and ``endgame`` (tricks solved exactly, 0 off),
+``margin`` and ``z`` (``choose``), ``read`` (a world's factor per play that is not
+sharp's, 1 off).
 """
 
 from __future__ import annotations
@@ -88,10 +93,9 @@ SCALE = 4.0  # points of announcement missed that cost a world a factor e (``lik
 TRUST = 1.0  # how far the others' announcements are believed to be their true ruffs
 MARGIN = 0.3  # points a deal a candidate must gain over the default to be taken ...
 Z = 2.0  # ... and standard errors of that gain (paired over the same worlds)
-# How the playouts play the seats caught announcing low (``Bot``'s ``model``): "auto" is
-# steady's play in double (measured +0.36 ± 0.13 a deal there), card_policy in single.
-MODELS = ("auto", "sharp", "steady")
-AUTO_MODEL = {"double": "steady", "single": "sharp"}
+# How the playouts play the seats caught announcing low (``Bot``'s ``model``, see the
+# module's text): card_policy like every seat ("sharp", the default) or steady's play.
+MODELS = ("sharp", "steady")
 
 
 def _lowest(mask: int, trump: int) -> int:
@@ -430,7 +434,7 @@ class Bot(BaseBot):
         margin: float = MARGIN,
         z: float = Z,
         read: float = 1.0,
-        model: str = "auto",
+        model: str = "sharp",
     ) -> None:
         if model not in MODELS:
             raise ValueError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
@@ -519,10 +523,8 @@ class Bot(BaseBot):
             return state, weight * read ** seen[1]
 
         tail = self.tail
-        # model=steady (auto: in double): the seats caught announcing low (F4) play the
-        # playouts as steady does.
-        model = self.model if self.model != "auto" else AUTO_MODEL[view.form]
-        steady = sum(1 << seat for seat in low) if model == "steady" else 0
+        # model=steady: the seats caught announcing low (F4) play the playouts as steady.
+        steady = sum(1 << seat for seat in low) if self.model == "steady" else 0
         # Few tricks left: every candidate is solved exactly in each world (one solver a
         # world, so the candidates share its table of positions).
         exact_play = isinstance(candidates[0], Play) and len(view.hand) <= self.endgame
