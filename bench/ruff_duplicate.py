@@ -42,8 +42,9 @@ double beside steady and random (200 deals) and nothing in single: single 2 besi
 steady -0.04 ± 0.02 (140), single 3 beside steady and random -0.06 ± 0.10 (140), single 4
 beside sharp, steady and random -0.05 ± 0.12 (200); and in double beside sharp, a steady
 partner and random, as in the tournament, -0.02 ± 0.07 (200): made double's default at
-65c1f19 and taken out again (the tournaments in bots/ruff/pimc.py's text). Not kept (the others sharp): the exact end-of-deal solver (``tail=3:endgame=4``;
-``endgame=5`` in single 2) +0.20 ± 0.36 (double, 60), -0.03 ± 0.06 (single 2, 140), +0.06
+65c1f19 and taken out again (the tournaments in bots/ruff/pimc.py's text). Not kept
+(the others sharp): the exact end-of-deal solver (``tail=3:endgame=4``; ``endgame=5`` in
+single 2) +0.20 ± 0.36 (double, 60), -0.03 ± 0.06 (single 2, 140), +0.06
 ± 0.13 (single 3, 100), -0.18 ± 0.21 (single 4, 60); ``margin=0:z=0`` -0.17 ± 0.30
 (double, 120), -0.00 ± 0.24 (single 4, 120); ``read=0.3`` -0.24 ± 0.21 (double, 100),
 +0.06 ± 0.07 (single 2, 140), -0.05 ± 0.13 (single 4, 100); ``exact=1`` -0.80 ± 0.37
