@@ -91,6 +91,16 @@ Seed 31, duplicate (commit 932770c, two forms at once, load 15-17): single 2 pim
 P 0.9786 (0.8391), 10.69 against 10.24, by boards 0.9992; single 3 pimc first, P 0.5575
 (0.5000), 9.51 against 9.43, by boards 0.4778 (sharp above): single 3's 0.9898 at seed 30
 was in part the seed's.
+
+2026-11-26 (branch ruff3; nice 19, four runs at once beside another engineer's benches,
+load about 10, 17 to 19 minutes a run), double, 200 rounds, leaderboard's P (TrueSkill's):
+with the steady playout model (``model=steady``, pimc's default in double at 65c1f19 only)
+plain seed 30 pimc first, 138 / 126 wins, 12.24 / 11.58 points a deal, P 0.9171 (0.7906);
+duplicate seed 30 pimc first, 134 / 128, 11.86 / 11.57, P 0.8651 (0.6416); duplicate seed
+31 pimc first, 133 / 127, 11.96 / 11.52, P 0.9820 (0.9064). The same seed 31 with
+``--pimc pimc:samples=70:model=sharp`` (the default again since aa4b682, the bot of
+b181a1d): pimc first, 136 / 126, 11.87 / 11.21, P 0.9909 (0.9383): met at seed 31,
+against 0.9591 at seed 30. Seed 31 in single (the default bot):
 """
 
 from __future__ import annotations
