@@ -20,7 +20,14 @@ that their team holds the best envido at the table (``team_policy``): with three
 team a table accepts a Real Envido most of the time whatever its own number. The old
 model (option ``model=own``, ``policy``) answered on a seat's own number, so at six
 seats the search bluffed a Real Envido in a third to a half of the team hands and lost
-on it (bench/truco_paired.py has the figures).
+on it (bench/truco_paired.py has the figures). At a table of three a side (the
+six-seat team hand, R13) the default model (``model=table``) also lets a playout seat
+answer an Envido with a Falta Envido when the table's own answer to that Falta makes it
+pay (``raise_policy``): a searching seat does so (the caller's heuristic partner then
+refuses it, R8), and a search that never expects it calls the Envido where it costs it.
+Measured there on the same hands (both pimc seats on it): +0.84 ± 0.41 points a team
+hand over ``model=team``; at the other tables (two and four seats, the duels) the same
+raise lost, so there the playouts stay ``team_policy``.
 
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
@@ -38,8 +45,8 @@ taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the
 ``guard`` (every action searched, but shrewd's betting kept unless the search finds
 another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors). The
 default is ``search``: at six seats, over three seeds, neither other choice proved
-better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
-default) or ``own`` (above).
+better (bench/truco_strength.py's docstring has the numbers); ``model``, ``table`` (the
+default), ``team``, ``raise`` (the Falta raise at every table) or ``own`` (above).
 
 Tried and not kept (bench/truco_paired.py's docstring has the figures): playouts that
 answer an Envido with a Falta Envido when the table's own answer to it makes that pay
@@ -326,6 +333,59 @@ def team_policy(state: sim.Sim, rng: Uniform) -> Action:
     return policy(state, rng, envido=False)
 
 
+FALTA = Call(EnvidoCall.FALTA_ENVIDO)
+
+
+def answer_envido(state: sim.Sim, seat: int) -> Action:
+    """An Envido answer as ``team_policy`` gives it, or a Falta Envido (R8) when that
+    pays more against the table's own answer to it: the answering seat reckons what the
+    seat that would answer the Falta does (``team_policy``'s rule, reading the Falta as a
+    strong hand), so a Falta that seat refuses takes the refusal (the calls before it and
+    the Falta's own 1), a Falta it accepts stakes the match on this team's chance (R8).
+    ``team_policy`` never raises to a Falta; a searching seat does, and a search that
+    does not expect it calls the Envido where it costs it (bench/truco_paired.py)."""
+    b = state.bout
+    p = envido_chance(state, seat, strong=True)
+    nxt = next_envido_calls(b.ecalls)
+    accepted = envido_accepted(b.ecalls, state.falta)
+    refused = envido_refused(b.ecalls, state.falta)
+    if p > RAISE_AT and nxt and nxt[0] is not EnvidoCall.FALTA_ENVIDO:
+        return Call(nxt[0])  # a raise as team_policy makes it
+    quiero = (2 * p - 1) * accepted
+    chosen, value = (QUIERO, quiero) if quiero > -refused else (NO_QUIERO, -refused)
+    if EnvidoCall.FALTA_ENVIDO not in nxt:
+        return chosen
+    trial = state.copy()
+    trial.step(FALTA)
+    if trial.asked()[0] != sim.ANSWER_ENVIDO:
+        return chosen
+    other = trial.asked()[1]
+    calls = [*b.ecalls, EnvidoCall.FALTA_ENVIDO]
+    f_acc = envido_accepted(calls, state.falta)
+    f_ref = envido_refused(calls, state.falta)
+    q = envido_chance(trial, other, strong=True)
+    falta = (2 * p - 1) * f_acc if (2 * q - 1) * f_acc > -f_ref else f_ref
+    return FALTA if falta > value else chosen
+
+
+def raise_policy(state: sim.Sim, rng: Uniform) -> Action:
+    """``team_policy`` with the Envido answered by ``answer_envido`` (a Falta raise when
+    it pays against the table's answer)."""
+    asked, seat = state.asked()
+    if asked == sim.ANSWER_ENVIDO:
+        return answer_envido(state, seat)
+    return team_policy(state, rng)
+
+
+def table_policy(state: sim.Sim, rng: Uniform) -> Action:
+    """``raise_policy`` at a table of three a side (the six-seat team hand, R13), where
+    it was measured to gain; ``team_policy`` at every other table (two and four seats,
+    the duels), where it was measured to lose (bench/truco_paired.py)."""
+    if len(state.bout.order) == 6:
+        return raise_policy(state, rng)
+    return team_policy(state, rng)
+
+
 def _envido_in_answer(state: sim.Sim, seat: int) -> bool:
     b = state.bout
     assert b.truco_call is not None
@@ -454,7 +514,7 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
 BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
 # How the playouts' seats bet the Envido: by their team's chance (``team_policy``), or
 # by their own number (``policy``, the model before 2026-11-26).
-MODELS = {"team": team_policy, "own": policy}
+MODELS = {"team": team_policy, "own": policy, "raise": raise_policy, "table": table_policy}
 
 
 def is_envido_call(action: Action) -> bool:
@@ -520,7 +580,7 @@ class Bot(BaseBot):
         samples: int = 0,
         read: bool = True,
         bets: str = "search",
-        model: str = "team",
+        model: str = "table",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
