@@ -38,12 +38,12 @@ def test_the_playout_policy_takes_only_legal_moves(seats: int, model: str) -> No
 
 
 def test_by_default_the_playouts_bet_the_envido_on_the_teams_chance() -> None:
-    """The default model is ``table`` (bench/truco_paired.py): ``team_policy``, the
-    Envido bet on the team's chance (at six seats, team hands, +1.7 points a hand over
-    ``own``), with the Falta raise of ``raise_policy`` at three a side."""
+    """The default model is ``team`` (bench/truco_paired.py: at six seats, team hands,
+    +1.7 points a hand over ``own``; ``table`` showed no gain over it): every playout
+    move is ``team_policy``'s."""
     bot = pimc.Bot(seed=1, samples=4)
-    assert bot.move is pimc.table_policy
-    assert pimc.Bot(model="team").move is pimc.team_policy
+    assert bot.move is pimc.team_policy
+    assert pimc.Bot(model="table").move is pimc.table_policy
     assert pimc.Bot(model="own").move is pimc.policy
 
 
@@ -346,7 +346,7 @@ def test_the_raise_model_answers_an_envido_with_a_falta_the_table_refuses() -> N
 
 
 def test_the_table_model_raises_to_a_falta_only_at_three_a_side() -> None:
-    """``table_policy`` (the default): ``raise_policy`` in the six-seat team hand, whose
+    """``table_policy`` (``model=table``): ``raise_policy`` in the six-seat team hand, whose
     table is three a side (R13), ``team_policy`` in the duels and at two and four seats
     (where the Falta raise was measured to lose). In the duel hand seat 0 meets seat 3
     (R13: dealer 5, the first duel holds dealer + 1); there the caller's partner that

@@ -20,14 +20,16 @@ that their team holds the best envido at the table (``team_policy``): with three
 team a table accepts a Real Envido most of the time whatever its own number. The old
 model (option ``model=own``, ``policy``) answered on a seat's own number, so at six
 seats the search bluffed a Real Envido in a third to a half of the team hands and lost
-on it (bench/truco_paired.py has the figures). At a table of three a side (the
-six-seat team hand, R13) the default model (``model=table``) also lets a playout seat
-answer an Envido with a Falta Envido when the table's own answer to that Falta makes it
-pay (``raise_policy``): a searching seat does so (the caller's heuristic partner then
-refuses it, R8), and a search that never expects it calls the Envido where it costs it.
-Measured there on the same hands (both pimc seats on it): +0.84 ± 0.41 points a team
-hand over ``model=team``; at the other tables (two and four seats, the duels) the same
-raise lost, so there the playouts stay ``team_policy``.
+on it (bench/truco_paired.py has the figures). ``model=table`` also lets a playout seat
+at a table of three a side (the six-seat team hand, R13) answer an Envido with a Falta
+Envido when the table's own answer to that Falta makes it pay (``raise_policy``), as a
+searching seat does (the caller's heuristic partner then refuses it, R8), and keeps
+``team_policy`` at the other tables (two and four seats, the duels), where that raise
+was measured to lose. Not the default: on 900 six-seat team hands, both pimc seats on
+it, +0.24 ± 0.24 points a team hand over ``model=team`` (capped +0.02 ± 0.11), no gain
+shown; it opens the Envido where shrewd plays a card in 3% of those hands (against 22%
+on ``team``), so it gives up openings that gain against the heuristics to dodge the one
+seat (the other pimc) that raises to a Falta.
 
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
@@ -45,8 +47,8 @@ taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the
 ``guard`` (every action searched, but shrewd's betting kept unless the search finds
 another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors). The
 default is ``search``: at six seats, over three seeds, neither other choice proved
-better (bench/truco_strength.py's docstring has the numbers); ``model``, ``table`` (the
-default), ``team``, ``raise`` (the Falta raise at every table) or ``own`` (above).
+better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
+default), ``table``, ``raise`` (the Falta raise at every table) or ``own`` (above).
 
 Tried and not kept (bench/truco_paired.py's docstring has the figures): playouts that
 answer an Envido with a Falta Envido when the table's own answer to it makes that pay
@@ -580,7 +582,7 @@ class Bot(BaseBot):
         samples: int = 0,
         read: bool = True,
         bets: str = "search",
-        model: str = "table",
+        model: str = "team",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
