@@ -251,8 +251,41 @@ class Stat:
         return f"{mean:+.3f} ± {se:.3f}"
 
 
+COMPARED = ("total", "capped", "envido", "truco")
+
+
+def compare(new: Path, old: Path) -> list[str]:
+    """Two runs' ``--out`` files on the same hands (the same ``--seats``, ``--start``,
+    ``--kind``, ``--shuffle`` and base), paired hand by hand: each run's gain over its
+    base and the first's less the second's, with standard errors. This is how a change
+    made to every pimc seat at once (``--bot P --others P,...``) is measured: the other
+    pimc changes too, so the two runs' base ways differ, and only the hands pair."""
+    runs = []
+    for path in (new, old):
+        try:
+            runs.append({r["hand"]: r for r in map(json.loads, path.read_text().splitlines())})
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise SystemExit(f"--compare: {path}: not a truco_paired --out file ({exc})") from None
+    hands = sorted(set(runs[0]) & set(runs[1]))
+    if len(hands) < 2:
+        raise SystemExit(f"--compare: {new} and {old} share {len(hands)} hands; 2 at least")
+    out = [f"{len(hands)} hands in both: {new} less {old}"]
+    for key in COMPARED:
+        gains = [
+            [r[h]["bot"].get(key, 0.0) - r[h]["base"].get(key, 0.0) for h in hands] for r in runs
+        ]
+        shown = [f"{m:+.3f} ± {e:.3f}" for m, e in map(mean_se, gains)]
+        diff = mean_se([a - b for a, b in zip(*gains, strict=True)])
+        out.append(f"  {key}: {shown[0]} and {shown[1]}, paired {diff[0]:+.3f} ± {diff[1]:.3f}")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--compare", nargs=2, type=Path, metavar=("NEW", "OLD"),
+        help="pair two runs' --out files hand by hand (plays nothing)",
+    )  # fmt: skip
     parser.add_argument("--seats", type=int, choices=(2, 4, 6), default=6)
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--start", type=int, default=0, help="the first hand's index")
@@ -270,6 +303,9 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--out", type=Path, help="write each hand's figures here (JSON lines)")
     args = parser.parse_args()
+    if args.compare:
+        print("\n".join(compare(*args.compare)))
+        return
     if args.hands < 2:
         parser.error("--hands must be at least 2")
     others = (args.others or (SIX_OTHERS if args.seats == 6 else "shrewd")).split(",")
