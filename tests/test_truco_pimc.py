@@ -366,5 +366,27 @@ def test_the_table_model_raises_to_a_falta_only_at_three_a_side() -> None:
 
 
 def test_an_unknown_model_option_is_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="model=.sharp. is not one of team, own, raise, table"):
+    with pytest.raises(ValueError, match="model=.sharp. is not one of team, own, raise, table, odds$"):
         pimc.Bot(model="sharp")
+
+
+def test_the_odds_model_answers_a_truco_call_on_its_pot_odds() -> None:
+    """``odds_policy``: a Truco call (R7) accepted stakes level + 1 points, refused
+    gives up level, so it is accepted once the equity beats 1 / (2 (level + 1)). With 6
+    and 5 as its best cards (equity 5/28, about 0.18) seat 0 refuses a Truco (it needs
+    a quarter) but accepts a Retruco (a sixth); ``policy`` refuses both (0.3)."""
+    dealt = [
+        tuple(sim.CARD_INDEX[Card.parse(c)] for c in h.split()) for h in ("4E 5B 6C", "1E 1B 3O")
+    ]
+    state = sim.Sim.start(TrucoRules(seats=2), dealt, 1)  # seat 0 is mano
+    rng = random.Random(0)
+    assert pimc.equity(state, 0) == pytest.approx(5 / 28)
+    state.apply(Call(TrucoCall.TRUCO))  # seat 0 calls, seat 1 raises: seat 0 answers
+    state.apply(Call(TrucoCall.RETRUCO))
+    assert state.asked() == (sim.ANSWER_TRUCO, 0)
+    assert pimc.odds_policy(state, rng) == pimc.QUIERO
+    assert pimc.team_policy(state, rng) == pimc.NO_QUIERO
+    truco = sim.Sim.start(TrucoRules(seats=2), dealt[::-1], 1)  # seat 1 holds 4E 5B 6C
+    truco.apply(Call(TrucoCall.TRUCO))
+    assert truco.asked() == (sim.ANSWER_TRUCO, 1)
+    assert pimc.odds_policy(truco, rng) == pimc.NO_QUIERO
