@@ -366,7 +366,9 @@ def test_the_table_model_raises_to_a_falta_only_at_three_a_side() -> None:
 
 
 def test_an_unknown_model_option_is_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="model=.sharp. is not one of team, own, raise, table, odds$"):
+    with pytest.raises(
+        ValueError, match="model=.sharp. is not one of team, own, raise, table, odds$"
+    ):
         pimc.Bot(model="sharp")
 
 
