@@ -132,7 +132,9 @@ beside others' jobs, load 7 to 13):
   seats, both pimc seats on it: duels (284 from 600) -0.15 ± 0.17 (capped -0.00 ±
   0.09; Truco +0.09 ± 0.07, Envido -0.23 ± 0.16), team hands (227 from 600) -0.07 ±
   0.20 (capped +0.11 ± 0.12; Truco +0.11 ± 0.12, Envido -0.18 ± 0.14). The Truco
-  leak closes, but the whole gains nothing shown; not the default.
+  leak closes, but the whole gains nothing shown; not the default. Pot odds for the
+  raises only (a Retruco or Vale Cuatro to answer; not committed): duels -0.04 ± 0.13
+  (229; Truco +0.07 ± 0.05), team hands -0.03 ± 0.21 (195; Truco +0.09 ± 0.13).
 
 Run (a statistical bench, no clock in it: at the lowest priority):
 ``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]
