@@ -117,11 +117,11 @@ shrewd#2 0.9920): NOT met. Neither better than ``model=team``'s 0.9285 and 0.915
 main, so ``team`` stayed the default (bench/truco_paired.py: no gain shown there).
 
 Two and four seats at the end of that session (default pimc, ``model=team``, as on main;
-seed 30, 200 rounds, nice 19 beside others' jobs, branch truco7 at 3c25211): ``python
-bench/truco_strength.py --seats 4 --seed 30 --pimc pimc:samples=200``: pimc > shrewd >
-basic > random, pimc won 135, 2.85 points a hand (2.18), shrewd 103, 2.57 (2.47); P =
-0.9992: met. ``--seats 2 --pimc pimc:samples=300``: pimc won 174, 2.78 (1.55), shrewd
-139, 1.83 (1.30); P = 1.0000: met.
+seed 30, 200 rounds, nice 19 beside others' jobs, branch truco7, default play as main):
+``python bench/truco_strength.py --seats 4 --seed 30 --pimc pimc:samples=200``: pimc >
+shrewd > basic > random, pimc won 135, 2.85 points a hand (2.18), shrewd 103, 2.57
+(2.47); P = 0.9992: met. ``--seats 2 --pimc pimc:samples=300``: pimc won 174, 2.78
+(1.55), shrewd 139, 1.83 (1.30); P = 1.0000: met.
 
 Duplicate, with the pimc before ``model=team`` (``--duplicate``: every hand once from every
 seat of the table, so the luck of the cards cancels; 2026-11-26, played at commit f349ee5
