@@ -329,7 +329,8 @@ class Alternatives:
     normal; "eb", an empirical-Bayes normal prior on the skills whose width is the field's
     own spread of estimates less their sampling variance (method of moments: the mean over
     pairs of ((m_i - m_j)^2 - V_ij) / 2, solved with the estimates it shrinks, three
-    rounds), in place of TrueSkill's sigma0; "eb+t", both. Reads ``Ratings``' evidence
+    rounds), in place of TrueSkill's sigma0; "eb+t", both; "g", a prior on the size of
+    a gap fitted to the field's own pairs (``gap_prior``). Reads ``Ratings``' evidence
     (bench only)."""
 
     def __init__(self, ratings: Ratings) -> None:
@@ -353,10 +354,57 @@ class Alternatives:
             ]  # fmt: skip
             self.width = math.sqrt(max(sum(excess) / len(excess), 1e-6 * self.variance))
 
+        self.grid, self.weights = self.gap_prior(names)
+
+    def gap_prior(self, names: Sequence[str]) -> tuple[list[float], list[float]]:
+        """The prior of "g": on the size of a gap, |skill a - skill b|, fitted to the field's
+        own pairs (a nonparametric maximum likelihood, Kiefer-Wolfowitz, by EM on a grid of
+        sizes from 0 up; each pair's sign equally likely): the gaps that this field's
+        entrants actually show, some level and some far apart, in place of one normal."""
+        pairs = []
+        for i, x in enumerate(names):
+            for y in names[i + 1 :]:
+                gap, variance, _ = self.evidence.gap(x, y, self.variance, self.flat)
+                if variance > 0.0:
+                    pairs.append((abs(gap), math.sqrt(variance)))
+        if not pairs:
+            return [0.0], [1.0]
+        top = max(g + 4.0 * s for g, s in pairs)
+        least = min(s for _, s in pairs) / 4.0
+        grid = [0.0]
+        while grid[-1] < top:
+            grid.append(max(least, grid[-1] * 1.25))
+        weights = [1.0 / len(grid)] * len(grid)
+        table = [
+            [math.exp(-0.5 * ((g - d) / s) ** 2) + math.exp(-0.5 * ((g + d) / s) ** 2)
+             for d in grid]
+            for g, s in pairs
+        ]  # fmt: skip
+        for _ in range(60):
+            new = [0.0] * len(grid)
+            for row in table:
+                total = sum(w * v for w, v in zip(weights, row, strict=True)) or 1e-300
+                for k, (w, v) in enumerate(zip(weights, row, strict=True)):
+                    new[k] += w * v / total
+            weights = [w / len(table) for w in new]
+        return grid, weights
+
+    def by_sizes(self, a: str, b: str) -> float:
+        """P(skill a > skill b) under the fitted sizes (``gap_prior``): a size d weighs
+        each sign by the likelihood of the gap seen, x, at +d and at -d."""
+        gap, variance, _ = self.evidence.gap(a, b, self.variance, self.flat)
+        if variance <= 0.0:
+            return float(gap > 0.0) if gap else 0.5
+        s = math.sqrt(variance)
+        sizes = list(zip(self.weights, self.grid, strict=True))
+        up = sum(w * math.exp(-0.5 * ((gap - d) / s) ** 2) for w, d in sizes)
+        down = sum(w * math.exp(-0.5 * ((gap + d) / s) ** 2) for w, d in sizes)
+        return up / (up + down) if up + down > 0.0 else float(gap > 0.0)
+
     def probs(self, a: str, b: str) -> dict[str, float]:
         if self.evidence is None or a not in self.evidence.index or b not in self.evidence.index:
             return {}
-        out = {}
+        out = {"g": self.by_sizes(a, b)}
         for name, width, df in (("t", self.flat, self.df), ("eb", self.width, math.inf),
                                 ("eb+t", self.width, self.df)):  # fmt: skip
             gap, variance, _ = self.evidence.gap(a, b, self.variance, width)
@@ -662,7 +710,7 @@ def main() -> None:
                         "default fields' stops)")  # fmt: skip
     parser.add_argument("--alternatives", action="store_true",
                         help="calibration: also P(>next) with a t tail, an empirical-Bayes "
-                        "prior, and both (Alternatives)")  # fmt: skip
+                        "prior, both, and fitted gap sizes (Alternatives)")  # fmt: skip
     parser.add_argument("--field-games", default=",".join(FIELD_GAMES))
     parser.add_argument("--field-seeds", type=int, default=8, help="runs per default field")
     parser.add_argument("--field-rounds", type=int, default=250, help="their rounds (the cap)")
@@ -709,7 +757,7 @@ def main() -> None:
             if "calibration" in tables:
                 spread_table(variant, walks, args.rounds)
                 calibration_table(f"{variant}, bundled bots", walks)
-                for name in ("t", "eb", "eb+t") if args.alternatives else ():
+                for name in ("t", "eb", "eb+t", "g") if args.alternatives else ():
                     calibration_table(f"{variant}, bundled bots", walks, name)
                 alone = true_skills(variant, args.truth_rounds, "norandom", args.cache)
                 others = args.other_seeds or args.seeds
@@ -720,7 +768,7 @@ def main() -> None:
                     for seed in seeds_to_play(variant, others, args.rounds, args, "norandom")
                 ]  # fmt: skip
                 calibration_table(f"{variant}, no random bot (norandom)", other)
-                for name in ("t", "eb", "eb+t") if args.alternatives else ():
+                for name in ("t", "eb", "eb+t", "g") if args.alternatives else ():
                     calibration_table(f"{variant}, no random bot (norandom)", other, name)
         if "stops" in tables:
             stop_seeds = seeds_to_play(variant, args.stop_seeds, args.stop_rounds, args)

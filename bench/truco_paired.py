@@ -94,9 +94,53 @@ hand's ``first`` difference and its capped Envido, ``--out`` keeps them by hand)
   0.49 (84), the other pimc a partner (the order above) +0.22 ± 0.20 (90); four seats
   -0.06 ± 0.07 (266), two -0.02 ± 0.02 (200; the fields as above): no gain shown.
 
+Where the six-seat edge is, 2026-11-26 (branch truco7 from main 8d60b8a, the default
+pimc, ``model=team``, on both pimc seats; shuffled as a tournament seats them; at nice 19
+beside others' jobs, load 7 to 13):
+
+* team hands (``--kind team --shuffle``, 300 each from 600, 1500 and 2400; 900 hands):
+  +0.20 ± 0.22 points a hand (capped +0.41 ± 0.10). Envido +0.22 (capped +0.43), Truco
+  -0.02 (played out -0.13, refused +0.10). By the first decision that differs: an
+  Envido call or raise 407 hands, +0.117 a hand (of the 900); a card 121, -0.018; a
+  Truco call 82, +0.008; al mazo 52, +0.008; a Truco answer 18, +0.017; an Envido answer
+  18, +0.069; none 202.
+* duel hands (``--kind duels --shuffle --start 600``, 300): +0.29 ± 0.27 (capped +0.30
+  ± 0.16). Envido +0.37, Truco -0.08 (played out -0.17, refused +0.15, al mazo -0.06);
+  own duel +0.14, the other two +0.15. First differing: an Envido call 189 hands,
+  +0.243 a hand; a Truco call 27, -0.037; a card 18, -0.020; an Envido answer 8,
+  +0.013; al mazo 7, 0; a Truco answer 3, +0.090; none 48.
+* so the whole edge is the Envido (the Falta raises above all); the Truco betting and
+  the card play are level with shrewd's, within a few hundredths of a point a hand.
+* tried and not kept (both pimc seats on the change, ``--compare`` against the runs
+  above, same hands): ``model=table`` (the Falta raise of ``model=raise`` at three a
+  side only) +0.24 ± 0.24 (900 team hands; capped +0.02 ± 0.11): it stops opening the
+  Envido (3% of the hands where shrewd plays a card, against 22%); the same with a
+  quarter of the team table's answers raising (not committed), -0.46 ± 0.36 (212); the
+  worlds' weights reading the other seats' Envido on their team's chance, as
+  ``team_policy`` bets it (not committed), -0.33 ± 0.38 (98, stopped); no weights in the
+  duels (``read=0``) -1.18 ± 0.96 (78, stopped). Al mazo left out of the search where it
+  is dominated (the last seat of its team, no Envido left to the other side; tried, not
+  committed; one seat on it, the default pimc as ``--base``): -0.03 ± 0.04 (154 duel
+  hands, 7 differ: +2, +1, -3, -3, 0, +1, -3); none of 300 two-seat hands differs.
+  Folding is never worse than playing on and refusing, but played on, the search raised
+  the Truco (Retruco, Vale Cuatro) on weak cards and lost it: its playouts' answer
+  (``policy``: accept above an equity of 0.3 at every level) refuses a raise far more
+  often than a table counting pot odds.
+* ``model=odds`` (the Truco answered on its pot odds in the playouts, as shrewd does;
+  an option): two seats (``--seats 2 --bot pimc:samples=300:model=odds --base
+  pimc:samples=300 --others shrewd``, 300 hands) +0.10 ± 0.06, its Truco +0.08; six
+  seats, both pimc seats on it: duels (284 from 600) -0.15 ± 0.17 (capped -0.00 ±
+  0.09; Truco +0.09 ± 0.07, Envido -0.23 ± 0.16), team hands (227 from 600) -0.07 ±
+  0.20 (capped +0.11 ± 0.12; Truco +0.11 ± 0.12, Envido -0.18 ± 0.14). The Truco
+  leak closes, but the whole gains nothing shown; not the default. Pot odds for the
+  raises only (a Retruco or Vale Cuatro to answer; not committed): duels -0.04 ± 0.13
+  (229; Truco +0.07 ± 0.05), team hands -0.03 ± 0.21 (195; Truco +0.09 ± 0.13).
+
 Run (a statistical bench, no clock in it: at the lowest priority):
 ``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]
-[--base shrewd] [--others pimc:samples=150,shrewd,shrewd,basic,random] [--shuffle]``.
+[--base shrewd] [--others pimc:samples=150,shrewd,shrewd,basic,random] [--shuffle]
+[--out FILE]``; ``python bench/truco_paired.py --compare NEW.jsonl OLD.jsonl`` pairs two
+runs' ``--out`` files hand by hand.
 """
 
 from __future__ import annotations
@@ -251,8 +295,41 @@ class Stat:
         return f"{mean:+.3f} ± {se:.3f}"
 
 
+COMPARED = ("total", "capped", "envido", "truco")
+
+
+def compare(new: Path, old: Path) -> list[str]:
+    """Two runs' ``--out`` files on the same hands (the same ``--seats``, ``--start``,
+    ``--kind``, ``--shuffle`` and base), paired hand by hand: each run's gain over its
+    base and the first's less the second's, with standard errors. This is how a change
+    made to every pimc seat at once (``--bot P --others P,...``) is measured: the other
+    pimc changes too, so the two runs' base ways differ, and only the hands pair."""
+    runs = []
+    for path in (new, old):
+        try:
+            runs.append({r["hand"]: r for r in map(json.loads, path.read_text().splitlines())})
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise SystemExit(f"--compare: {path}: not a truco_paired --out file ({exc})") from None
+    hands = sorted(set(runs[0]) & set(runs[1]))
+    if len(hands) < 2:
+        raise SystemExit(f"--compare: {new} and {old} share {len(hands)} hands; 2 at least")
+    out = [f"{len(hands)} hands in both: {new} less {old}"]
+    for key in COMPARED:
+        gains = [
+            [r[h]["bot"].get(key, 0.0) - r[h]["base"].get(key, 0.0) for h in hands] for r in runs
+        ]
+        shown = [f"{m:+.3f} ± {e:.3f}" for m, e in map(mean_se, gains)]
+        diff = mean_se([a - b for a, b in zip(*gains, strict=True)])
+        out.append(f"  {key}: {shown[0]} and {shown[1]}, paired {diff[0]:+.3f} ± {diff[1]:.3f}")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--compare", nargs=2, type=Path, metavar=("NEW", "OLD"),
+        help="pair two runs' --out files hand by hand (plays nothing)",
+    )  # fmt: skip
     parser.add_argument("--seats", type=int, choices=(2, 4, 6), default=6)
     parser.add_argument("--hands", type=int, default=400)
     parser.add_argument("--start", type=int, default=0, help="the first hand's index")
@@ -270,6 +347,9 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument("--out", type=Path, help="write each hand's figures here (JSON lines)")
     args = parser.parse_args()
+    if args.compare:
+        print("\n".join(compare(*args.compare)))
+        return
     if args.hands < 2:
         parser.error("--hands must be at least 2")
     others = (args.others or (SIX_OTHERS if args.seats == 6 else "shrewd")).split(",")

@@ -105,6 +105,24 @@ Duplicate, ``--pimc pimc:samples=150 --duplicate``, nice 19: pimc#2 > pimc#1 > s
 shrewd#2 > basic > random; P(pimc#2 better than shrewd#1) = 0.9156 (0.8866), than shrewd#2
 0.9945. NOT met: duplicate deals cancel the cards' luck, not the partners'.
 
+``model=table`` (an option since 2026-11-26, pimc's docstring: the Falta raise in the
+playouts at three a side), seed 30, 200 rounds, ``--pimc pimc:samples=150:model=table``
+at nice 19 beside others' jobs (load 8 to 13), branch truco7: plain, pimc#2 > pimc#1 >
+shrewd#1 > shrewd#2 > basic > random; pimc#2 won 115, 4.42 points a hand (against
+3.84), shrewd#1 111, 4.28 (3.99); P(pimc#2 better than shrewd#1) = 0.8424 (than
+shrewd#2 0.9158): NOT met. Duplicate (it was the default for that run: ``--pimc
+pimc:samples=150 --duplicate``): pimc#1 > pimc#2 > shrewd#1 > shrewd#2 > basic >
+random; pimc#1 won 125, 4.37 (3.75), shrewd#1 113, 4.29 (3.83); P = 0.9004 (than
+shrewd#2 0.9920): NOT met. Neither better than ``model=team``'s 0.9285 and 0.9156 on
+main, so ``team`` stayed the default (bench/truco_paired.py: no gain shown there).
+
+Two and four seats at the end of that session (default pimc, ``model=team``, as on main;
+seed 30, 200 rounds, nice 19 beside others' jobs, branch truco7, default play as main):
+``python bench/truco_strength.py --seats 4 --seed 30 --pimc pimc:samples=200``: pimc >
+shrewd > basic > random, pimc won 135, 2.85 points a hand (2.18), shrewd 103, 2.57
+(2.47); P = 0.9992: met. ``--seats 2 --pimc pimc:samples=300``: pimc won 174, 2.78
+(1.55), shrewd 139, 1.83 (1.30); P = 1.0000: met.
+
 Duplicate, with the pimc before ``model=team`` (``--duplicate``: every hand once from every
 seat of the table, so the luck of the cards cancels; 2026-11-26, played at commit f349ee5
 and reported as commit b0567a9 reports: ``python bench/truco_strength.py --seats 6 --pimc

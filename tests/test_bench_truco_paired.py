@@ -4,6 +4,7 @@ hand), and its breakdown adds up to the hand's points as the engine scored them.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 from pathlib import Path
@@ -82,3 +83,32 @@ def test_shuffle_seats_the_others_in_an_order_drawn_for_each_hand() -> None:
         orders.add(tuple(names[(i % 6 + k) % 6] for k in range(1, 6)))
     assert after == set(others)
     assert len(orders) > 20
+
+
+def test_compare_pairs_two_runs_hand_by_hand(tmp_path: Path) -> None:
+    """--compare reads two --out files of the same hands: a run against itself pairs to
+    exactly zero, and another run's paired gain over it is that run's own mean gain
+    (the first run's is zero: shrewd against shrewd)."""
+    files = {}
+    for bot in ("shrewd", "basic"):
+        files[bot] = tmp_path / f"{bot}.jsonl"
+        out = run_bench(
+            "truco_paired.py", "--seats", "4", "--hands", "4", "--every", "4", "--bot", bot,
+            "--base", "shrewd", "--others", "shrewd,basic,random", "--out", str(files[bot]),
+        )  # fmt: skip
+        assert out.returncode == 0, out.stderr
+    same = truco_paired.compare(files["shrewd"], files["shrewd"])
+    assert same[0].startswith("4 hands in both")
+    assert all(line.endswith("paired +0.000 ± 0.000") for line in same[1:])
+    rows = [json.loads(line) for line in files["basic"].read_text().splitlines()]
+    mean = sum(r["gain"] for r in rows) / len(rows)
+    total = truco_paired.compare(files["basic"], files["shrewd"])[1]
+    assert total.startswith("  total: ") and f"paired {mean:+.3f}" in total
+
+
+def test_compare_says_what_is_wrong_with_a_file_in_one_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("not json\n")
+    out = run_bench("truco_paired.py", "--compare", str(bad), str(bad))
+    assert out.returncode != 0
+    assert out.stderr.strip().startswith("--compare: ") and "Traceback" not in out.stderr

@@ -67,13 +67,25 @@ def first_dealer(seed: str, seats: int) -> int:
     return rng(seed, "truco", "dealer").randrange(seats)
 
 
+def duel_hand(hand_no: int, seats: int) -> bool:
+    """Whether hand ``hand_no`` (from 1) is a hand of duels: at six seats every second
+    hand, after a 3v3 hand (R13)."""
+    return seats == 6 and hand_no % 2 == 0
+
+
+def deal_passes(hand_no: int, seats: int) -> bool:
+    """Whether the deal passes to the next seat before hand ``hand_no``: before every hand
+    but the first (R3), except that the duel hand is dealt by the 3v3 hand's dealer (R13).
+    The one rule for the match (``TrucoMatch``) and for a seeded hand's dealer (``dealer_at``)."""
+    return hand_no > 1 and not duel_hand(hand_no, seats)
+
+
 def dealer_at(seed: str, hand_no: int, seats: int, rotation: int = 0) -> int:
     """The dealer of seeded hand ``hand_no`` in a match keyed by ``seed``: the first is
-    drawn from the seed (R3), and the deal passes to the right after every hand, but at
-    six seats only after each duel hand (R13: the even hands), whatever the play. At
-    ``rotation`` (a duplicate match) every dealer is turned back by ``rotation`` seats, so
-    that seat s holds what seat s + rotation holds at rotation 0."""
-    passes = (hand_no - 1) // 2 if seats == 6 else hand_no - 1
+    drawn from the seed (R3), and the deal passes as ``deal_passes`` says, whatever the
+    play. At ``rotation`` (a duplicate match) every dealer is turned back by ``rotation``
+    seats, so that seat s holds what seat s + rotation holds at rotation 0."""
+    passes = sum(deal_passes(h, seats) for h in range(2, hand_no + 1))
     return (first_dealer(seed, seats) + passes - rotation) % seats
 
 
@@ -502,7 +514,7 @@ class TrucoMatch(stepwise.StepwiseMatch):
     def _start_hand(self) -> None:
         n = self.num_seats
         self.hand_no += 1
-        if self.hand_no > 1 and (n != 6 or self._kind == "duels"):
+        if deal_passes(self.hand_no, n):
             self.dealer = (self.dealer + 1) % n  # ruling R3 (R13: after the duel hand)
         given = self._given[self.hand_no - 1] if self.hand_no <= len(self._given) else None
         if given is not None:
@@ -518,7 +530,7 @@ class TrucoMatch(stepwise.StepwiseMatch):
         self._before = (self.scores[0], self.scores[1])
         d = self.dealer
         mano = (d + 1) % n  # ruling R3
-        if n == 6 and self.hand_no % 2 == 0:  # ruling R13: the duel hand
+        if duel_hand(self.hand_no, n):  # ruling R13
             self._kind = "duels"
             pairs = [((d + i) % n, (d + i + 3) % n) for i in (1, 2, 3)]
             self._bouts = [Bout(order=p, turn=p[0]) for p in pairs]
