@@ -475,7 +475,7 @@ class PointsEvidence:
                 rhs[i] += units * row[i] * own
                 for j in set(members):
                     normal[i][j] += units * row[i] * row[j]
-        seats = _solve_dense(normal, rhs)
+        seats = _solve(_cholesky(normal), rhs)
         floor = 0.1 * field  # a make-up never weighs more than ten of the field's
         return {key: field / max(sum(r * v for r, v in zip(row, seats, strict=True)), floor)
                 for key, row in share.items()}  # fmt: skip
@@ -495,24 +495,8 @@ class PointsEvidence:
                     a[i][j] += w * kind.dealt * row[y]
         for i in range(n):
             a[i][i] += ridge
-        low = [[0.0] * n for _ in range(n)]
-        for i in range(n):
-            for j in range(i + 1):
-                acc = a[i][j] - sum(low[i][k] * low[j][k] for k in range(j))
-                low[i][j] = math.sqrt(acc) if i == j else acc / low[j][j]
-        fit = _Fit(ridge, low, [], dict(weights))
-        fit.means = self._solve(low, vector)
-        return fit
-
-    def _solve(self, low: list[list[float]], rhs: list[float]) -> list[float]:
-        n = len(rhs)
-        y = [0.0] * n
-        for i in range(n):
-            y[i] = (rhs[i] - sum(low[i][k] * y[k] for k in range(i))) / low[i][i]
-        x = [0.0] * n
-        for i in reversed(range(n)):
-            x[i] = (y[i] - sum(low[k][i] * x[k] for k in range(i + 1, n))) / low[i][i]
-        return x
+        low = _cholesky(a)
+        return _Fit(ridge, low, _solve(low, vector), dict(weights))
 
     def estimates(self, variance: float, prior: float) -> dict[str, float]:
         """Every entrant's posterior mean skill in points, against the prior's mean
@@ -533,7 +517,7 @@ class PointsEvidence:
         ia, ib = self.index[a], self.index[b]
         unit = [0.0] * n
         unit[ia], unit[ib] = 1.0, -1.0
-        c = self._solve(fit.low, unit)  # (sum_k w_k J_k + ridge I)^-1 (e_a - e_b)
+        c = _solve(fit.low, unit)  # (sum_k w_k J_k + ridge I)^-1 (e_a - e_b)
         mean = fit.means[ia] - fit.means[ib]
         prior_share = variance * ridge * sum(x * x for x in c)
         model = variance * sum(
@@ -556,20 +540,26 @@ class PointsEvidence:
         return _above_zero(mean, model)
 
 
-def _solve_dense(a: list[list[float]], b: list[float]) -> list[float]:
-    """x with a x = b, for a small symmetric positive definite ``a`` (Gaussian elimination)."""
-    n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+def _cholesky(a: Sequence[Sequence[float]]) -> list[list[float]]:
+    """The lower Cholesky factor of a symmetric positive definite matrix."""
+    n = len(a)
+    low = [[0.0] * n for _ in range(n)]
     for i in range(n):
-        pivot = max(range(i, n), key=lambda r: abs(m[r][i]))
-        m[i], m[pivot] = m[pivot], m[i]
-        for r in range(i + 1, n):
-            f = m[r][i] / m[i][i]
-            for c in range(i, n + 1):
-                m[r][c] -= f * m[i][c]
+        for j in range(i + 1):
+            acc = a[i][j] - sum(low[i][k] * low[j][k] for k in range(j))
+            low[i][j] = math.sqrt(acc) if i == j else acc / low[j][j]
+    return low
+
+
+def _solve(low: Sequence[Sequence[float]], rhs: Sequence[float]) -> list[float]:
+    """x with (low low^T) x = rhs, ``low`` a Cholesky factor (``_cholesky``)."""
+    n = len(rhs)
+    y = [0.0] * n
+    for i in range(n):
+        y[i] = (rhs[i] - sum(low[i][k] * y[k] for k in range(i))) / low[i][i]
     x = [0.0] * n
     for i in reversed(range(n)):
-        x[i] = (m[i][n] - sum(m[i][c] * x[c] for c in range(i + 1, n))) / m[i][i]
+        x[i] = (y[i] - sum(low[k][i] * x[k] for k in range(i + 1, n))) / low[i][i]
     return x
 
 
