@@ -100,7 +100,12 @@ duplicate seed 30 pimc first, 134 / 128, 11.86 / 11.57, P 0.8651 (0.6416); dupli
 31 pimc first, 133 / 127, 11.96 / 11.52, P 0.9820 (0.9064). The same seed 31 with
 ``--pimc pimc:samples=70:model=sharp`` (the default again since aa4b682, the bot of
 b181a1d): pimc first, 136 / 126, 11.87 / 11.21, P 0.9909 (0.9383): met at seed 31,
-against 0.9591 at seed 30. Seed 31 in single (the default bot):
+against 0.9591 at seed 30. Seed 31 duplicate in single (the default bot, unchanged move
+for move since b181a1d): single 2 pimc first, 153 / 142 wins, 10.77 / 10.22, P 0.9937
+(0.8789), by boards 0.9993: met; single 4 pimc first, 95 / 85, 9.51 / 8.74, P 0.9958
+(0.9155): met. Re-rated with main's weighted evidence (f8047a6: each table make-up
+weighed by its noise) single 2 reads 0.9980; double and single 4 (one make-up) are as
+above.
 """
 
 from __future__ import annotations
