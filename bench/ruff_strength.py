@@ -104,9 +104,10 @@ against 0.9591 at seed 30. Seed 31 duplicate in single (the default bot, unchang
 for move since b181a1d): single 2 pimc first, 153 / 142 wins, 10.77 / 10.22, P 0.9937
 (0.8789), by boards 0.9993: met; single 4 pimc first, 95 / 85, 9.51 / 8.74, P 0.9958
 (0.9155): met. Re-rated with main's weighted evidence (f8047a6: each table make-up
-weighed by its noise) single 2 reads 0.9980; double and single 4 (one make-up) are as
-above. Single 3 seed 31 duplicate (the merged main): pimc first, 80 of 149 / 86 of 152
-wins, 9.50 / 9.45, P 0.5084: not met.
+weighed by its noise) single 2 reads 0.9980; double and single 4 are as above (every
+table seats every entrant: the weights are all about 1). Single 3 seed 31 duplicate
+(the merged main): pimc first, 80 of 149 / 86 of 152 wins, 9.50 / 9.45, P 0.5084: not
+met.
 
 Seed 30 duplicate again with the default bot on the merged main (ca9a041, the weighted
 evidence; four forms at once, nice 19, 10 to 15 minutes a form; the same points a deal

@@ -666,7 +666,8 @@ def test_the_evidence_gives_the_exact_posterior_of_a_gap() -> None:
         spread = solve(precision, [float(g) for g in gap])
         z = (mean[ia] - mean[ib]) / math.sqrt(spread[ia] - spread[ib])
         expected = 0.5 * math.erfc(-z / math.sqrt(2))
-        assert evidence.prob_better(a, b, seat_variance, prior) == pytest.approx(expected, abs=1e-9)
+        gap, _, model = evidence.gap(a, b, seat_variance, prior)  # the model's variance
+        assert 0.5 * math.erfc(-gap / math.sqrt(2 * model)) == pytest.approx(expected, abs=1e-9)
 
 
 def _two_seat_field(seed: int, weighted: bool) -> tuple[float, float, dict[str, float]]:

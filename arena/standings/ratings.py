@@ -361,11 +361,20 @@ class PointsEvidence:
     (``_fitted``: feasible generalised least squares, each seat's noise measured from all
     of its matches). A duplicate block of two close bots, whose cards' luck cancels,
     then counts for what it shows, not for as little as a block beside a random bot. The
-    sandwich variance above carries the weights, so P(>next) stays measured. With one
-    make-up (every entrant at every table, as in Truf) every weight is 1."""
+    sandwich variance above carries the weights, so P(>next) stays measured. Where every
+    table seats every entrant (Truf; Ruff double and single 4, Truco, with four
+    entrants) every make-up holds the same seats and weighs the same, about 1."""
 
     LIMIT = 64
-    SHRINK = 10.0  # units of the field's noise that each seat's own is shrunk toward
+    # The prior weight of the field's noise in each seat's own (``_weights_for``): added
+    # to each seat's normal equation, where a match of k seats adds 1/k^2 (a seat is 1/k
+    # of its make-up's noise), so 10 is 40 matches' worth at two seats and 160 at four,
+    # and at four seats and more the weights stay near 1 (0.88-1.14 with one entrant five times
+    # noisier, the review of stop 17). Shrinking less, per match, is what the weights
+    # would need there; it was not done: weights fitted to a few matches make the gaps
+    # look surer than they are (one weight per make-up put identical bots in an order
+    # in 5 of 150 runs of tests/test_settle.py's field, where these give 3).
+    SHRINK = 10.0
 
     def __init__(self, *, weighted: bool = True) -> None:
         self.weighted = weighted  # False: every make-up weighs 1 (one noise v for all)
@@ -450,7 +459,7 @@ class PointsEvidence:
         """Each make-up's weight given estimates ``means``: the field's noise per deal
         over the make-up's, which is the mean of its seats' own noises. Those are fitted
         to every make-up's measured noise (``_Kind.noise``) by least squares, each make-up
-        counting by its units, and shrunk toward the field's by ``SHRINK`` units: one
+        counting by its units, and shrunk toward the field's (``SHRINK``): one
         noise per entrant, from all of its matches, holds still where one per make-up,
         from a few matches each, would follow their luck (and make the gaps look surer
         than they are)."""
@@ -531,13 +540,6 @@ class PointsEvidence:
                    for key, kind in self._kinds.items())  # fmt: skip
         meat *= units / (units - n + 1)
         return mean, meat + prior_share, model
-
-    def prob_better(self, a: str, b: str, variance: float, prior: float) -> float:
-        """P(skill a > skill b) given every deal observed, under the Gaussian model with
-        one seat variance ``variance`` (the model's own posterior; ``gap`` measures the
-        variance instead)."""
-        mean, _, model = self.gap(a, b, variance, prior)
-        return _above_zero(mean, model)
 
 
 def _cholesky(a: Sequence[Sequence[float]]) -> list[list[float]]:
@@ -625,7 +627,6 @@ class _Kind:
         self.units = 0  # matches (closed units)
         self.n1 = 0.0  # sum of deals per match
         self.n2 = 0.0  # of their squares
-        self.g = [0.0] * k  # sum of g
         self.ng = [0.0] * k  # sum of n g
         self.gg = [[0.0] * k for _ in range(k)]  # sum of g g^T
 
@@ -634,7 +635,6 @@ class _Kind:
         self.n1 += deals
         self.n2 += deals * deals
         for x, gx in enumerate(g):
-            self.g[x] += gx
             self.ng[x] += deals * gx
             row = self.gg[x]
             for y, gy in enumerate(g):
