@@ -379,7 +379,7 @@ class PointsEvidence:
     def __init__(self, *, weighted: bool = True) -> None:
         self.weighted = weighted  # False: every make-up weighs 1 (one noise v for all)
         self.index: dict[str, int] = {}
-        self._fit: _Fit | None = None  # the weighted fit, until the next deal
+        self._fits: dict[float, _Fit] = {}  # the weighted fit by prior, until the next deal
         # One entry per table make-up (the teams, as entrant ids): its per-deal matrix P
         # (J's share of one deal) and, over its matches (clusters), n = deals, the sums of
         # n, n^2, g, n g and g g^T, g being a match's part of the vector.
@@ -420,7 +420,7 @@ class PointsEvidence:
         kind.dealt += 1
         for x, value in enumerate(local):
             kind.total[x] += value
-        self._fit = None
+        self._fits.clear()
 
     def close(self, unit: Hashable = None) -> None:
         """End the independent unit ``unit`` (a match): its residuals count together."""
@@ -446,13 +446,13 @@ class PointsEvidence:
         -- counts for more than one with a random bot's draws in it. Fitted twice (the
         residuals need estimates), once there are more units than entrants and only if
         ``weighted``; before that every weight is 1 (the plain model)."""
-        if self._fit is not None and self._fit.ridge == ridge:
-            return self._fit
+        if ridge in self._fits:
+            return self._fits[ridge]
         fit = self._solved(ridge, {})
         if self.weighted and self.clusters + len(self._open) > len(self.index):
             for _ in range(2):
                 fit = self._solved(ridge, self._weights_for(fit.means))
-        self._fit = fit
+        self._fits[ridge] = fit
         return fit
 
     def _weights_for(self, means: Sequence[float]) -> dict[tuple[tuple[int, ...], ...], float]:
