@@ -135,66 +135,17 @@ def test_the_bot_remembers_true_ruff_announcers_from_deal_to_deal() -> None:
 
 
 @pytest.mark.parametrize("rules", FORMS, ids=lambda r: f"{r.form}-{r.seats}")
-def test_sharp_card_and_steady_card_play_as_sharp_and_steady_do(rules: RuffRules) -> None:
-    """``pimc.sharp_card`` is ``sharp``'s play (F7) on masks: in whole matches of sharps,
-    at every card it picks the card sharp picks, from the state the view and the true
-    cards make and what the seat has not seen (F11: not its hand, not the cards played,
-    not its own discards). ``pimc.steady_card`` picks the card ``steady`` would there."""
-    from arena.core.cards import FULL_DECK_MASK, mask_of
-    from arena.games.ruff.actions import Play
-    from arena.games.ruff.state import RuffMatch
-    from bots.ruff.reading import unseen
-    from bots.ruff.sharp import Bot as Sharp
-    from bots.ruff.steady import Bot as Steady
-
-    sharp, checked = Sharp(), 0
-    for m in range(3):
-        match = RuffMatch(rules, seed=f"sharp-card:{m}")
-        while not match.is_over:
-            (seat,) = match.to_act()
-            view = match.view(seat)
-            legal = match.legal_actions(seat)
-            picked = sharp.act(view, legal)
-            if isinstance(legal[0], Play):
-                discards = None if match.discards is None else tuple(match.discards)
-                deal = sim.Deal(tuple(tuple(h) for h in match.dealt), tuple(match.head), discards)
-                state = sim.from_view(view, deal)
-                hidden = mask_of(unseen(view))
-                assert hidden == FULL_DECK_MASK & ~state.hands[seat] & ~mask_of(
-                    [c for t in view.tricks for _, c in t.cards] + [c for _, c in view.trick]
-                ) & ~(mask_of(view.discards) if view.discards else 0)
-                assert isinstance(picked, Play)
-                assert pimc.sharp_card(state, hidden) == picked.card
-                steady = Steady().act(view, legal)
-                assert isinstance(steady, Play)
-                assert pimc.steady_card(state) == steady.card
-                checked += 1
-            match.apply(seat, legal[picked] if isinstance(picked, int) else picked)
-    assert checked > 100
-
-
-@pytest.mark.parametrize("rules", FORMS, ids=lambda r: f"{r.form}-{r.seats}")
-def test_outcome_plays_the_steady_seats_as_steady_and_solves_the_tail(rules: RuffRules) -> None:
-    """``pimc.outcome``: the seats of the ``steady`` mask play ``steady_card``, the others
-    ``card_policy``, move for move (F7); with ``tail`` its value is the exact solver's from
-    the first trick start with that many tricks left (``bots.ruff.solver``)."""
+def test_outcome_plays_out_and_solves_the_tail(rules: RuffRules) -> None:
+    """``pimc.outcome``: without ``tail`` the value of ``playout`` (``card_policy``, F7);
+    with ``tail`` the exact solver's from the first trick start with that many tricks
+    left (``bots.ruff.solver``)."""
     from bots.ruff.solver import solve
 
     for seed in range(40):
         state = midway(rules, seed)
-        mask = (seed % (1 << rules.seats)) & ~1
         side = rules.side_of(0)
-        plain = state.copy()
-        while not plain.is_over:
-            if plain.phase != sim.PLAY:
-                plain.step(pimc.policy(plain, random.Random(0)))
-            elif mask >> plain.turn & 1:
-                plain.play(pimc.steady_card(plain))
-            else:
-                plain.play(pimc.card_policy(plain, random.Random(0)))
-        assert pimc.outcome(state.copy(), random.Random(0), side, 0, mask) == pimc.value(
-            plain.points, side
-        )
+        plain = pimc.playout(state.copy(), random.Random(0))
+        assert pimc.outcome(state.copy(), random.Random(0), side) == pimc.value(plain, side)
         tailed = state.copy()
         while not tailed.is_over and (
             tailed.phase != sim.PLAY or tailed.trick or tailed.hands[tailed.turn].bit_count() > 2
@@ -212,9 +163,6 @@ def test_bad_options_are_refused_with_the_reason() -> None:
         ({"tail": -1}, "tail and endgame"),
         ({"endgame": -2}, "tail and endgame"),
         ({"margin": -0.1}, "margin and z"),
-        ({"read": 0}, "read must be"),
-        ({"read": 1.5}, "read must be"),
-        ({"model": "shrewd"}, "model must be one of sharp, steady"),
     ]:
         with pytest.raises(ValueError, match=words):
             pimc.Bot(**options)  # type: ignore[arg-type]

@@ -60,11 +60,10 @@ stopped, too slow), +0.00 ± 0.07 (single 2, 120).
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; it begins no world it expects to end past them,
 ``SearchOptions.more``), or ``samples``, a fixed number of worlds per decision so that its play
-repeats exactly (``bots.searching``); ``trust``; ``exact``; and the ones tried and not
-kept: ``model`` (``sharp``: card_policy for every seat; ``steady``: steady's play for the
-seats caught announcing low), ``tail`` and ``endgame`` (tricks solved exactly, 0 off),
-``margin`` and ``z`` (``choose``), ``read`` (a world's factor per play that is not
-sharp's, 1 off).
+repeats exactly (``bots.searching``); ``trust``; ``exact``; ``tail`` and ``endgame``
+(tricks solved exactly, 0 off) and ``margin`` and ``z`` (``choose``), measured above and
+left off. ``model=steady`` and ``read`` were options at 17f81f9-70f4ed6 and are gone
+(the code is in those commits): they gained nothing (above).
 """
 
 from __future__ import annotations
@@ -77,7 +76,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from arena.bot import BaseBot
-from arena.core.cards import CARD_SLICES, CARDS, FULL_DECK_MASK, SUIT_MASKS, Card, mask_of
+from arena.core.cards import CARD_SLICES, CARDS, SUIT_MASKS, Card, mask_of
 from arena.games.ruff import sim
 from arena.games.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard, Play
 from arena.games.ruff.rules import RUB_CARDS
@@ -93,9 +92,6 @@ SCALE = 4.0  # points of announcement missed that cost a world a factor e (``lik
 TRUST = 1.0  # how far the others' announcements are believed to be their true ruffs
 MARGIN = 0.3  # points a deal a candidate must gain over the default to be taken ...
 Z = 2.0  # ... and standard errors of that gain (paired over the same worlds)
-# How the playouts play the seats caught announcing low (``Bot``'s ``model``, see the
-# module's text): card_policy like every seat ("sharp", the default) or steady's play.
-MODELS = ("sharp", "steady")
 
 
 def _lowest(mask: int, trump: int) -> int:
@@ -177,85 +173,6 @@ def card_policy(state: sim.Sim, rng: random.Random) -> int:
     return _lowest(legal, trump)
 
 
-def _master(card: int, hidden: int) -> bool:
-    """No card of ``hidden`` (a mask) of ``card``'s suit ranks above it."""
-    return not hidden & _above(card)
-
-
-def _first_lowest_rank(mask: int, trump: int) -> int:
-    """``reading.lowest`` on a mask: the lowest rank, side suits first, the first suit of
-    equals in card order."""
-    best, key = -1, (2, 99)
-    bits = mask
-    while bits:
-        low = bits & -bits
-        bits ^= low
-        card = low.bit_length() - 1
-        k = (card // 13 == trump, card % 13)
-        if k < key:
-            best, key = card, k
-    return best
-
-
-def sharp_card(state: sim.Sim, hidden: int) -> int:
-    """The card ``sharp`` (``bots.ruff.sharp``) plays for the seat to move in ``state``,
-    when ``hidden`` (a mask) is what that seat has not seen: every card but its hand, the
-    cards played and, for the rubber, its discards (F11). The same rules move for move,
-    on masks, so that pimc can ask of a drawn world whether a seat that plays as sharp
-    would have played what it did (``Bot``'s ``read``)."""
-    trump = state.trump
-    legal = state.legal_mask()
-    trumps = SUIT_MASKS[trump]
-    if not state.trick:
-        masters, bits = [], legal & ~trumps
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            card = low.bit_length() - 1
-            if _master(card, hidden):
-                masters.append(card)
-        if masters:
-            return max(masters, key=lambda c: c % 13)  # the first of equal ranks
-        mine = legal & trumps
-        if mine and hidden & trumps:
-            top = mine.bit_length() - 1
-            if _master(top, hidden):
-                return top
-        side = legal & ~trumps or legal
-        pick, most = 0, 0  # the longest suit, the first of equals (Counter.most_common)
-        for suit_mask in SUIT_MASKS:
-            count = (side & suit_mask).bit_count()
-            if count > most:
-                pick, most = side & suit_mask, count
-        return (pick & -pick).bit_length() - 1
-    seat, best = state.best_seat, state.best
-    last = len(state.trick) == state.seats - 1
-    if (
-        seat != state.turn
-        and state.side[seat] == state.side[state.turn]
-        and (last or _master(best, hidden) or best // 13 == trump)
-    ):
-        return _first_lowest_rank(legal, trump)  # the partner's trick stands
-    if best // 13 == trump:
-        winners = legal & trumps & ~((2 << best) - 1)
-    else:
-        winners = (legal & SUIT_MASKS[best // 13] & ~((2 << best) - 1)) | (legal & trumps)
-    if winners:
-        side = winners & ~trumps
-        low = side or winners  # a side card of the led suit before any trump
-        cheapest = (low & -low).bit_length() - 1
-        if last or cheapest // 13 == trump or _master(cheapest, hidden):
-            return cheapest
-        bits = winners
-        while bits:  # the lowest master by card order
-            low = bits & -bits
-            bits ^= low
-            card = low.bit_length() - 1
-            if _master(card, hidden):
-                return card
-    return _first_lowest_rank(legal, trump)
-
-
 def policy(state: sim.Sim, rng: random.Random) -> Action:
     """The whole deal's quick player: its true ruff (as ``sharp``), ``sharp``'s discards,
     then ``card_policy``."""
@@ -279,49 +196,17 @@ def playout(state: sim.Sim, rng: random.Random) -> Sequence[int]:
     return state.points
 
 
-def steady_card(state: sim.Sim) -> int:
-    """The card ``steady`` (``bots.ruff.steady``) plays for the seat to move: it leads its
-    highest card, gives its lowest to a partner's trick, else wins with its cheapest
-    winning card, else gives its lowest (F7). It counts no cards, so it needs no more."""
-    legal, trump = state.legal_mask(), state.trump
-    if not state.trick:
-        best, rank, bits = -1, -1, legal
-        while bits:  # the first of the highest rank in card order
-            low = bits & -bits
-            bits ^= low
-            card = low.bit_length() - 1
-            if card % 13 > rank:
-                best, rank = card, card % 13
-        return best
-    seat, best = state.best_seat, state.best
-    if state.side[seat] == state.side[state.turn]:
-        return _first_lowest_rank(legal, trump)
-    trumps = SUIT_MASKS[trump]
-    if best // 13 == trump:
-        winners = legal & trumps & ~((2 << best) - 1)
-    else:
-        winners = (legal & SUIT_MASKS[best // 13] & ~((2 << best) - 1)) | (legal & trumps)
-    if winners:
-        low = winners & ~trumps or winners
-        return (low & -low).bit_length() - 1
-    return _first_lowest_rank(legal, trump)
-
-
-def outcome(state: sim.Sim, rng: random.Random, side: int, tail: int = 0, steady: int = 0) -> float:
+def outcome(state: sim.Sim, rng: random.Random, side: int, tail: int = 0) -> float:
     """``value`` of the deal played out from ``state`` (``playout``), the last ``tail``
     tricks solved exactly instead (``bots.ruff.solver``: each side's best play, all hands
-    open), from the start of the first trick with at most that many left; the seats of
-    the bit mask ``steady`` play as ``steady`` does (``steady_card``)."""
-    if tail or steady:
+    open), from the start of the first trick with at most that many left."""
+    if tail:
         play, phase = state.play, sim.PLAY
         while state.phase != sim.OVER:
             if state.phase == phase:
-                if tail and not state.trick and state.hands[state.turn].bit_count() <= tail:
+                if not state.trick and state.hands[state.turn].bit_count() <= tail:
                     return Solver(state, side).run(state)
-                if steady >> state.turn & 1:
-                    play(steady_card(state))
-                else:
-                    play(card_policy(state, rng))
+                play(card_policy(state, rng))
             else:
                 state.step(policy(state, rng))
         return value(state.points, side)
@@ -433,15 +318,7 @@ class Bot(BaseBot):
         endgame: int = 0,
         margin: float = MARGIN,
         z: float = Z,
-        read: float = 1.0,
-        model: str = "sharp",
     ) -> None:
-        if model not in MODELS:
-            raise ValueError(f"model must be one of {', '.join(MODELS)}, not {model!r}")
-        self.model = model
-        if not 0 < read <= 1:
-            raise ValueError("read must be more than 0 and at most 1")
-        self.read = float(read)
         if margin < 0 or z < 0:
             raise ValueError("margin and z must be 0 or more")
         self.margin, self.z = float(margin), float(z)
@@ -494,37 +371,14 @@ class Bot(BaseBot):
         except ValueError:  # no deal fits the view: sharp decides (see ``NoWorld``)
             return SharpBot().act(view, legal)
 
-        read = self.read
-        # The seats whose plays are read as sharp's (not caught announcing low, F4).
-        watch = frozenset(range(len(view.names))) - low - {view.seat} if read < 1 else frozenset()
-
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
             try:
                 deal = sampler.sample(rng, give_up)
             except ValueError as exc:
                 raise NoWorld(str(exc)) from exc
-            weight = likelihood(view, deal, self.trust, trusted)
-            if not watch:
-                return sim.from_view(view, deal), weight
-            thrown = mask_of(deal.discards) if deal.discards else 0
-            seen = [0, 0]  # the cards played so far, and how many plays were not sharp's
-
-            def before_play(state: sim.Sim, card: int) -> None:
-                seat = state.turn
-                if seat in watch:
-                    hidden = FULL_DECK_MASK & ~state.hands[seat] & ~seen[0]
-                    if seat == state.rubber:
-                        hidden &= ~thrown
-                    if sharp_card(state, hidden) != card:
-                        seen[1] += 1
-                seen[0] |= 1 << card
-
-            state = sim.from_view(view, deal, before_play)
-            return state, weight * read ** seen[1]
+            return sim.from_view(view, deal), likelihood(view, deal, self.trust, trusted)
 
         tail = self.tail
-        # model=steady: the seats caught announcing low (F4) play the playouts as steady.
-        steady = sum(1 << seat for seat in low) if self.model == "steady" else 0
         # Few tricks left: every candidate is solved exactly in each world (one solver a
         # world, so the candidates share its table of positions).
         exact_play = isinstance(candidates[0], Play) and len(view.hand) <= self.endgame
@@ -539,7 +393,7 @@ class Bot(BaseBot):
                 if solver is not None and child.phase == sim.PLAY:
                     values.append(solver.run(child))
                 else:
-                    values.append(outcome(child, rng, side, tail, steady))
+                    values.append(outcome(child, rng, side, tail))
             default = values[0]
             return [v - default for v in values]  # paired: each world scores both
 

@@ -329,13 +329,9 @@ def rules_of(view: RuffView) -> RuffRules:
     return RuffRules(form=view.form, seats=n, alt_deals=view.hand_size != 12)  # type: ignore[arg-type]
 
 
-def from_view(
-    view: RuffView, deal: Deal, before_play: Callable[[Sim, int], None] | None = None
-) -> Sim:
+def from_view(view: RuffView, deal: Deal) -> Sim:
     """The ``Sim`` of the deal a view shows, with the unseen cards as in ``deal`` (from
-    ``Sampler.sample``): the deal is started and everything in the view replayed on it.
-    ``before_play(state, card)``, if given, sees each played card before it is played
-    (a bot may ask how likely each play was in this deal)."""
+    ``Sampler.sample``): the deal is started and everything in the view replayed on it."""
     me = view.seat
     if mask_of(deal.dealt[me]) != mask_of(view.dealt):
         raise ValueError(f"deal.dealt[{me}] is not the view's own dealt hand")
@@ -351,8 +347,9 @@ def from_view(
         if deal.discards is None:
             raise ValueError("the rub is over: the deal must give the rubber's discards")
         s.apply(Discard(tuple(CARDS[c] for c in deal.discards)))
-    for seat, card in (*(p for trick in view.tricks for p in trick.cards), *view.trick):
-        if before_play is not None and s.phase == PLAY and s.turn == seat:
-            before_play(s, card)
+    for trick in view.tricks:
+        for seat, card in trick.cards:
+            s.apply(PLAYS[card], seat)
+    for seat, card in view.trick:
         s.apply(PLAYS[card], seat)
     return s
