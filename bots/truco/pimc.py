@@ -110,6 +110,7 @@ from arena.games.truco.sampling import Sampler
 from arena.games.truco.view import TrucoView
 from bots.searching import SearchOptions, clear_gain, decision_rng, search
 from bots.truco import shrewd
+from bots.truco.exact import solving
 from bots.truco.reading import STRONG_ENVIDO
 from bots.truco.shrewd import ENVIDO_AT, RAISE_AT, REAL_ENVIDO_AT
 
@@ -620,12 +621,15 @@ class Bot(BaseBot):
         read: bool = True,
         bets: str = "search",
         model: str = "team",
+        exact: bool = False,
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
         if model not in MODELS:
             raise ValueError(f"pimc: model={model!r} is not one of {', '.join(MODELS)}")
         self.move: Policy = MODELS[model]
+        if exact:  # the cards solved in every world, the betting the model's (bots.truco.exact)
+            self.move = solving(self.move)
         self.seed = seed
         self.options = SearchOptions(budget=budget, samples=samples)
         self.read = bool(read)
