@@ -135,6 +135,14 @@ beside others' jobs, load 7 to 13):
   leak closes, but the whole gains nothing shown; not the default. Pot odds for the
   raises only (a Retruco or Vale Cuatro to answer; not committed): duels -0.04 ± 0.13
   (229; Truco +0.07 ± 0.05), team hands -0.03 ± 0.21 (195; Truco +0.09 ± 0.13).
+* the playouts' card play solved in each world with every card seen, the betting left
+  to the model (``pimc:samples=150:exact=1`` as ``--bot`` and in ``--others``, branch
+  truco8, nice 19, load 7 to 11; ``--compare`` against the default's runs above, the
+  same hands): duels (``--kind duels --shuffle --start 600``, 300) -0.08 ± 0.18 (capped
+  -0.03 ± 0.12; Truco -0.09 ± 0.10, Envido +0.00 ± 0.15); team hands (``--kind team
+  --shuffle --start 600``, stopped at 146) -0.05 ± 0.26 (capped +0.12 ± 0.16; Truco
+  +0.08 ± 0.15, Envido -0.12 ± 0.19). No gain shown; an option (``exact``), not the
+  default.
 
 Run (a statistical bench, no clock in it: at the lowest priority):
 ``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]

@@ -72,6 +72,19 @@ chance; no weights in the duels; al mazo left out where it is dominated (it lost
 little: played on, the search went on to raise the Truco on weak cards, the leak that
 ``model=odds`` addresses). Information-set MCTS and regret minimisation over the
 betting were not tried.
+
+``exact`` (an option, off by default; ``pimc:exact=1``): the playouts' cards solved in
+each world with every card seen (``bots.truco.exact``: the first card that takes the
+play's tricks against every answer, the cheapest such; from at most 12 cards left in the
+play), every call, answer and al mazo still the model's, so no seat bets on cards it
+cannot see (no strategy fusion in the betting). Measured 2026-11-26 on the paired bench,
+both pimc seats on it, ``samples=150`` (the same worlds; it costs more a world: bare
+playouts 3 to 10 times slower), against main's runs on the same hands: six-seat duels
+(300, shuffled, from 600) -0.08 ± 0.18 points a hand (capped -0.03 ± 0.12; Truco -0.09
+± 0.10, Envido +0.00 ± 0.15); team hands (146 of 300, stopped) -0.05 ± 0.26 (capped
++0.12 ± 0.16; Truco +0.08 ± 0.15). No gain shown, and fewer worlds would fit 50 ms:
+not the default. The heuristic's card play was not what held the search level with
+shrewd in the Truco.
 """
 
 from __future__ import annotations
