@@ -620,12 +620,14 @@ def test_the_evidence_gives_the_exact_posterior_of_a_gap() -> None:
     """PointsEvidence against the Gaussian model written out whole: skills s ~ N(0, p^2 I),
     team points y = M s + e, e ~ N(0, diag(v * team size)), seen up to a shift common to the deal
     (flat prior on the shift, so only the differences of y count). The test builds the
-    posterior from the differences' likelihood with its own linear algebra."""
+    posterior from the differences' likelihood with its own linear algebra. (One noise v
+    for every table make-up, ``weighted=False``: the leaderboard's evidence weighs each
+    make-up by its own measured noise, see the next test.)"""
     rng = random.Random(7)
     names = ["a", "b", "c", "d", "e"]
     prior = 3.0
     seat_variance = 2.5
-    evidence = PointsEvidence()
+    evidence = PointsEvidence(weighted=False)
     info = [[0.0] * 5 for _ in range(5)]
     vector = [0.0] * 5
     for _ in range(12):
@@ -665,6 +667,72 @@ def test_the_evidence_gives_the_exact_posterior_of_a_gap() -> None:
         z = (mean[ia] - mean[ib]) / math.sqrt(spread[ia] - spread[ib])
         expected = 0.5 * math.erfc(-z / math.sqrt(2))
         assert evidence.prob_better(a, b, seat_variance, prior) == pytest.approx(expected, abs=1e-9)
+
+
+def _two_seat_field(seed: int, weighted: bool) -> tuple[float, float, dict[str, float]]:
+    """A simulated single-handed field of four, two tables of two each round, five deals a
+    match: skills a 0, b 0.5, c 1, d 3; a deal's margin has noise 1 between a, b and c
+    and 6 wherever d (a random bot's draws) sits. Returns the estimate of b - a, its
+    variance and the estimates."""
+    rng = random.Random(seed)
+    skill = {"a": 0.0, "b": 0.5, "c": 1.0, "d": 3.0}
+    evidence = PointsEvidence(weighted=weighted)
+    for _ in range(60):
+        names = rng.sample(sorted(skill), 4)
+        for table in (names[:2], names[2:]):
+            noise = 6.0 if "d" in table else 1.0
+            for _ in range(5):
+                margin = skill[table[0]] - skill[table[1]] + rng.gauss(0.0, noise)
+                evidence.observe([[table[0]], [table[1]]], [margin / 2, -margin / 2])
+            evidence.close()
+    gap, variance, _ = evidence.gap("b", "a", 1.0, 100.0)
+    return gap, variance, evidence.estimates(1.0, 100.0)
+
+
+def test_the_evidence_weighs_each_table_make_up_by_its_own_noise() -> None:
+    """Feasible generalised least squares (``PointsEvidence._fitted``): the make-ups
+    without the noisy entrant count for more (each seat's noise fitted from its
+    matches), so the gap b - a is found about twice as precisely as with one noise for
+    all, stays unbiased, and its shown variance (the sandwich, weights included) is the
+    spread the estimates really have over seeds."""
+    runs = [(_two_seat_field(seed, True), _two_seat_field(seed, False)) for seed in range(150)]
+    weighted = [w[0] for w, _ in runs]
+    plain = [p[0] for _, p in runs]
+
+    def spread(xs: list[float]) -> float:
+        mean = sum(xs) / len(xs)
+        return math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
+
+    assert spread(weighted) < 0.7 * spread(plain)
+    assert abs(sum(weighted) / len(weighted) - 0.5) < 3 * spread(weighted) / math.sqrt(len(runs))
+    shown = math.sqrt(sum(w[1] for w, _ in runs) / len(runs))
+    assert 0.85 < shown / spread(weighted) < 1.15
+    # the order of the field is kept: each run's estimates rank d > c > b > a or close to it
+    assert sum(
+        sorted(w[2], key=w[2].__getitem__) == ["a", "b", "c", "d"] for w, _ in runs
+    ) >= 0.9 * len(runs)
+
+
+def test_make_up_weights_are_the_field_noise_over_their_own() -> None:
+    """A make-up's weight (``PointsEvidence.weights``) is above 1 where its seats' deals
+    vary less than the field's, below 1 where more, and every weight is 1 before the
+    evidence has more units than entrants."""
+    evidence = PointsEvidence()
+    rng = random.Random(3)
+    for match in range(40):
+        table = [["a"], ["b"]] if match % 2 else [["a"], ["c"]]
+        noise = 1.0 if match % 2 else 5.0
+        for _ in range(4):
+            margin = rng.gauss(0.0, noise)
+            evidence.observe(table, [margin / 2, -margin / 2])
+        evidence.close()
+        if match == 0:
+            assert evidence.weights(1.0, 10.0) == {}
+    weights = evidence.weights(1.0, 10.0)
+    index = evidence.index
+    quiet = weights[((index["a"],), (index["b"],))]
+    loud = weights[((index["a"],), (index["c"],))]
+    assert quiet > 1.0 > loud
 
 
 def test_p_better_uses_every_deal_and_is_calibrated() -> None:

@@ -353,16 +353,24 @@ class PointsEvidence:
     spread, and the stop fooled by identical bots 2% of the time in target), the model's
     is used while D is at most N, and the prior's share, v lambda c^T c, is added. It
     needs an N x N solve, so above ``LIMIT`` entrants the leaderboard falls back to the
-    TrueSkill ratings."""
+    TrueSkill ratings.
+
+    Where the tables hold different make-ups (two of four entrants at a table, or a
+    random bot at some tables and not others) their deals are not equally noisy, and
+    the estimates weigh each make-up's information by the inverse of its noise
+    (``_fitted``: feasible generalised least squares, each seat's noise measured from all
+    of its matches). A duplicate block of two close bots, whose cards' luck cancels,
+    then counts for what it shows, not for as little as a block beside a random bot. The
+    sandwich variance above carries the weights, so P(>next) stays measured. With one
+    make-up (every entrant at every table, as in Truf) every weight is 1."""
 
     LIMIT = 64
+    SHRINK = 10.0  # units of the field's noise that each seat's own is shrunk toward
 
-    def __init__(self) -> None:
+    def __init__(self, *, weighted: bool = True) -> None:
+        self.weighted = weighted  # False: every make-up weighs 1 (one noise v for all)
         self.index: dict[str, int] = {}
-        self._info: dict[tuple[int, int], float] = {}  # (i, j), i <= j
-        self._vector: dict[int, float] = {}
-        self._factor: tuple[float, list[list[float]]] | None = None  # (ridge, Cholesky)
-        self._means: tuple[float, list[float]] | None = None  # (ridge, m)
+        self._fit: _Fit | None = None  # the weighted fit, until the next deal
         # One entry per table make-up (the teams, as entrant ids): its per-deal matrix P
         # (J's share of one deal) and, over its matches (clusters), n = deals, the sums of
         # n, n^2, g, n g and g g^T, g being a match's part of the vector.
@@ -400,13 +408,10 @@ class PointsEvidence:
         for x, value in enumerate(local):
             acc[x] += value
         self._open[unit] = (key, acc, deals + 1)
-        for x, i in enumerate(kind.members):
-            self._vector[i] = self._vector.get(i, 0.0) + local[x]
-            for y, j in enumerate(kind.members):
-                if i <= j:
-                    self._info[i, j] = self._info.get((i, j), 0.0) + kind.matrix[x][y]
-        self._factor = None
-        self._means = None
+        kind.dealt += 1
+        for x, value in enumerate(local):
+            kind.total[x] += value
+        self._fit = None
 
     def close(self, unit: Hashable = None) -> None:
         """End the independent unit ``unit`` (a match): its residuals count together."""
@@ -420,83 +425,153 @@ class PointsEvidence:
     def usable(self) -> bool:
         return 1 < len(self.index) <= self.LIMIT
 
-    def _cholesky(self, ridge: float) -> list[list[float]]:
-        """The Cholesky factor of info + ridge I (the posterior precision times v)."""
-        if self._factor is not None and self._factor[0] == ridge:
-            return self._factor[1]
+    def weights(self, variance: float, prior: float) -> dict[tuple[tuple[int, ...], ...], float]:
+        """Each table make-up's weight in the estimates (``_fitted``), by its key (the
+        teams as entrant ids, ``index``); an empty mapping while every weight is 1."""
+        return dict(self._fitted(variance / prior**2).weights)
+
+    def _fitted(self, ridge: float) -> _Fit:
+        """The estimates, each table make-up weighed by the inverse of its measured noise
+        (feasible generalised least squares, ``_weights_for``): a make-up whose deals
+        vary less -- two close bots in a duplicate block, where the cards' luck cancels
+        -- counts for more than one with a random bot's draws in it. Fitted twice (the
+        residuals need estimates), once there are more units than entrants and only if
+        ``weighted``; before that every weight is 1 (the plain model)."""
+        if self._fit is not None and self._fit.ridge == ridge:
+            return self._fit
+        fit = self._solved(ridge, {})
+        if self.weighted and self.clusters + len(self._open) > len(self.index):
+            for _ in range(2):
+                fit = self._solved(ridge, self._weights_for(fit.means))
+        self._fit = fit
+        return fit
+
+    def _weights_for(self, means: Sequence[float]) -> dict[tuple[tuple[int, ...], ...], float]:
+        """Each make-up's weight given estimates ``means``: the field's noise per deal
+        over the make-up's, which is the mean of its seats' own noises. Those are fitted
+        to every make-up's measured noise (``_Kind.noise``) by least squares, each make-up
+        counting by its units, and shrunk toward the field's by ``SHRINK`` units: one
+        noise per entrant, from all of its matches, holds still where one per make-up,
+        from a few matches each, would follow their luck (and make the gaps look surer
+        than they are)."""
+        noise = {key: kind.noise(means, self._open.values()) for key, kind in self._kinds.items()}
+        expected = sum(scale for _, scale, _ in noise.values())
+        field = sum(squares for squares, _, _ in noise.values()) / expected if expected else 0.0
+        if field <= 0.0:
+            return {}
+        n = len(self.index)
+        normal = [[self.SHRINK if i == j else 0.0 for j in range(n)] for i in range(n)]
+        rhs = [self.SHRINK * field] * n
+        share: dict[tuple[tuple[int, ...], ...], list[float]] = {}
+        for key, (squares, scale, units) in noise.items():
+            if scale <= 0.0:
+                continue
+            row = share[key] = [0.0] * n
+            members = self._kinds[key].members
+            for i in members:
+                row[i] += 1.0 / len(members)
+            own = squares / scale
+            for i in set(members):
+                rhs[i] += units * row[i] * own
+                for j in set(members):
+                    normal[i][j] += units * row[i] * row[j]
+        seats = _solve(_cholesky(normal), rhs)
+        floor = 0.1 * field  # a make-up never weighs more than ten of the field's
+        return {key: field / max(sum(r * v for r, v in zip(row, seats, strict=True)), floor)
+                for key, row in share.items()}  # fmt: skip
+
+    def _solved(self, ridge: float, weights: Mapping[tuple[tuple[int, ...], ...], float]) -> _Fit:
+        """The Cholesky factor of sum_k w_k J_k + ridge I (the posterior precision times
+        v) and the posterior means, for make-up weights ``weights`` (1 where absent)."""
         n = len(self.index)
         a = [[0.0] * n for _ in range(n)]
-        for (i, j), value in self._info.items():
-            a[i][j] = a[j][i] = value
+        vector = [0.0] * n
+        for key, kind in self._kinds.items():
+            w = weights.get(key, 1.0)
+            for x, i in enumerate(kind.members):
+                vector[i] += w * kind.total[x]
+                row = kind.matrix[x]
+                for y, j in enumerate(kind.members):
+                    a[i][j] += w * kind.dealt * row[y]
         for i in range(n):
             a[i][i] += ridge
-        low = [[0.0] * n for _ in range(n)]
-        for i in range(n):
-            for j in range(i + 1):
-                acc = a[i][j] - sum(low[i][k] * low[j][k] for k in range(j))
-                low[i][j] = math.sqrt(acc) if i == j else acc / low[j][j]
-        self._factor = (ridge, low)
-        return low
-
-    def _solve(self, low: list[list[float]], rhs: list[float]) -> list[float]:
-        n = len(rhs)
-        y = [0.0] * n
-        for i in range(n):
-            y[i] = (rhs[i] - sum(low[i][k] * y[k] for k in range(i))) / low[i][i]
-        x = [0.0] * n
-        for i in reversed(range(n)):
-            x[i] = (y[i] - sum(low[k][i] * x[k] for k in range(i + 1, n))) / low[i][i]
-        return x
+        low = _cholesky(a)
+        return _Fit(ridge, low, _solve(low, vector), dict(weights))
 
     def estimates(self, variance: float, prior: float) -> dict[str, float]:
         """Every entrant's posterior mean skill in points, against the prior's mean
         (``variance``: a seat's performance variance in points, ``prior``: the prior's
         standard deviation of a skill in points)."""
-        means = self._posterior_means(variance / prior**2)
+        means = self._fitted(variance / prior**2).means
         return {name: means[i] for name, i in self.index.items()}
-
-    def _posterior_means(self, ridge: float) -> list[float]:
-        if self._means is not None and self._means[0] == ridge:
-            return self._means[1]
-        low = self._cholesky(ridge)
-        rhs = [self._vector.get(i, 0.0) for i in range(len(self.index))]
-        means = self._solve(low, rhs)
-        self._means = (ridge, means)
-        return means
 
     def gap(self, a: str, b: str, variance: float, prior: float) -> tuple[float, float, float]:
         """The estimate of skill a - skill b in points, its variance (the sandwich
         variance from the matches' residuals, see the class, or the model's while there
-        are too few matches to measure it) and the model's variance."""
+        are too few matches to measure it) and the model's variance: what the weighted
+        estimate's variance would be if every seat's noise were the model's v (so the
+        measured over the model's says how noisy this pair's evidence is)."""
         ridge = variance / prior**2
-        low = self._cholesky(ridge)
-        means = self._posterior_means(ridge)
+        fit = self._fitted(ridge)
         n = len(self.index)
         ia, ib = self.index[a], self.index[b]
         unit = [0.0] * n
         unit[ia], unit[ib] = 1.0, -1.0
-        c = self._solve(low, unit)  # (info + ridge I)^-1 (e_a - e_b)
-        mean = means[ia] - means[ib]
-        model = variance * (c[ia] - c[ib])  # the Gaussian model's posterior variance
+        c = _solve(fit.low, unit)  # (sum_k w_k J_k + ridge I)^-1 (e_a - e_b)
+        mean = fit.means[ia] - fit.means[ib]
+        prior_share = variance * ridge * sum(x * x for x in c)
+        model = variance * sum(
+            fit.weights.get(key, 1.0) ** 2 * kind.dealt * kind.quadratic(c)
+            for key, kind in self._kinds.items()
+        ) + prior_share  # fmt: skip
         units = self.clusters + len(self._open)
         if units <= n:
             return mean, model, model
-        meat = sum(kind.spread(c, means, self._open.values()) for kind in self._kinds.values())
+        meat = sum(fit.weights.get(key, 1.0) ** 2 * kind.spread(c, fit.means, self._open.values())
+                   for key, kind in self._kinds.items())  # fmt: skip
         meat *= units / (units - n + 1)
-        return mean, meat + variance * ridge * sum(x * x for x in c), model
+        return mean, meat + prior_share, model
 
     def prob_better(self, a: str, b: str, variance: float, prior: float) -> float:
         """P(skill a > skill b) given every deal observed, under the Gaussian model with
         one seat variance ``variance`` (the model's own posterior; ``gap`` measures the
         variance instead)."""
-        low = self._cholesky(variance / prior**2)
-        n = len(self.index)
-        ia, ib = self.index[a], self.index[b]
-        gap = [0.0] * n
-        gap[ia], gap[ib] = 1.0, -1.0
-        spread = self._solve(low, gap)  # (info + ridge I)^-1 (e_a - e_b)
-        mean = sum(spread[i] * v for i, v in self._vector.items())
-        return _above_zero(mean, variance * (spread[ia] - spread[ib]))
+        mean, _, model = self.gap(a, b, variance, prior)
+        return _above_zero(mean, model)
+
+
+def _cholesky(a: Sequence[Sequence[float]]) -> list[list[float]]:
+    """The lower Cholesky factor of a symmetric positive definite matrix."""
+    n = len(a)
+    low = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1):
+            acc = a[i][j] - sum(low[i][k] * low[j][k] for k in range(j))
+            low[i][j] = math.sqrt(acc) if i == j else acc / low[j][j]
+    return low
+
+
+def _solve(low: Sequence[Sequence[float]], rhs: Sequence[float]) -> list[float]:
+    """x with (low low^T) x = rhs, ``low`` a Cholesky factor (``_cholesky``)."""
+    n = len(rhs)
+    y = [0.0] * n
+    for i in range(n):
+        y[i] = (rhs[i] - sum(low[i][k] * y[k] for k in range(i))) / low[i][i]
+    x = [0.0] * n
+    for i in reversed(range(n)):
+        x[i] = (y[i] - sum(low[k][i] * x[k] for k in range(i + 1, n))) / low[i][i]
+    return x
+
+
+@dataclass
+class _Fit:
+    """``PointsEvidence``'s fit for one prior: the Cholesky factor of the weighted
+    precision, the posterior means and each table make-up's weight (1 where absent)."""
+
+    ridge: float
+    low: list[list[float]]
+    means: list[float]
+    weights: dict[tuple[tuple[int, ...], ...], float]
 
 
 def rated_by_points(record: Mapping[str, Any]) -> bool:
@@ -545,6 +620,9 @@ class _Kind:
             for tx in team_of
         ]
         k = len(self.members)
+        self.dealt = 0  # deals observed, open units' included
+        self.total = [0.0] * k  # their g, summed
+        self.units = 0  # matches (closed units)
         self.n1 = 0.0  # sum of deals per match
         self.n2 = 0.0  # of their squares
         self.g = [0.0] * k  # sum of g
@@ -552,6 +630,7 @@ class _Kind:
         self.gg = [[0.0] * k for _ in range(k)]  # sum of g g^T
 
     def add(self, g: Sequence[float], deals: int) -> None:
+        self.units += 1
         self.n1 += deals
         self.n2 += deals * deals
         for x, gx in enumerate(g):
@@ -560,6 +639,35 @@ class _Kind:
             row = self.gg[x]
             for y, gy in enumerate(g):
                 row[y] += gx * gy
+
+    def quadratic(self, c: Sequence[float]) -> float:
+        """c^T P c for one deal of this make-up (c over all entrants)."""
+        cl = [c[i] for i in self.members]
+        return sum(cl[x] * sum(r * cy for r, cy in zip(row, cl, strict=True))
+                   for x, row in enumerate(self.matrix))  # fmt: skip
+
+    def noise(
+        self, means: Sequence[float], open_units: Iterable[_Unit]
+    ) -> tuple[float, float, int]:
+        """This make-up's residual sum of squares over its units, sum |u|^2 with u = g -
+        n P m, the same expected under the model with noise 1 (trace(P) times the deals),
+        and the number of units: their ratio estimates its noise per deal (a duplicate
+        block's u sums its rotations, so the cards' luck that cancels is not in it)."""
+        ml = [means[i] for i in self.members]
+        pm = [sum(r * v for r, v in zip(row, ml, strict=True)) for row in self.matrix]
+        squares = (
+            sum(self.gg[x][x] for x in range(len(pm)))
+            - 2.0 * sum(p * q for p, q in zip(pm, self.ng, strict=True))
+            + sum(p * p for p in pm) * self.n2
+        )
+        deals, units = self.n1, self.units
+        for key, g, n in open_units:
+            if key == self.key:
+                squares += sum((gx - n * p) ** 2 for gx, p in zip(g, pm, strict=True))
+                deals += n
+                units += 1
+        trace = sum(self.matrix[x][x] for x in range(len(pm)))
+        return max(squares, 0.0), trace * deals, units
 
     def spread(
         self,
