@@ -112,7 +112,7 @@ beside others' jobs, load 7 to 13):
 * so the whole edge is the Envido (the Falta raises above all); the Truco betting and
   the card play are level with shrewd's, within a few hundredths of a point a hand.
 * tried and not kept (both pimc seats on the change, ``--compare`` against the runs
-  above, same hands): ``model=table`` (the Falta raise of ``model=raise`` at three a
+  above, same hands): ``model=table`` (commit 4ce37fc; the Falta raise of ``model=raise`` at three a
   side only) +0.24 ± 0.24 (900 team hands; capped +0.02 ± 0.11): it stops opening the
   Envido (3% of the hands where shrewd plays a card, against 22%); the same with a
   quarter of the team table's answers raising (not committed), -0.46 ± 0.36 (212); the
@@ -127,22 +127,22 @@ beside others' jobs, load 7 to 13):
   (``policy``: accept above an equity of 0.3 at every level) refuses a raise far more
   often than a table counting pot odds.
 * ``model=odds`` (the Truco answered on its pot odds in the playouts, as shrewd does;
-  an option): two seats (``--seats 2 --bot pimc:samples=300:model=odds --base
+  commit a42d6af, removed since): two seats (``--seats 2 --bot pimc:samples=300:model=odds --base
   pimc:samples=300 --others shrewd``, 300 hands) +0.10 ± 0.06, its Truco +0.08; six
   seats, both pimc seats on it: duels (284 from 600) -0.15 ± 0.17 (capped -0.00 ±
   0.09; Truco +0.09 ± 0.07, Envido -0.23 ± 0.16), team hands (227 from 600) -0.07 ±
   0.20 (capped +0.11 ± 0.12; Truco +0.11 ± 0.12, Envido -0.18 ± 0.14). The Truco
-  leak closes, but the whole gains nothing shown; not the default. Pot odds for the
+  leak closes, but the whole gains nothing shown; removed. Pot odds for the
   raises only (a Retruco or Vale Cuatro to answer; not committed): duels -0.04 ± 0.13
   (229; Truco +0.07 ± 0.05), team hands -0.03 ± 0.21 (195; Truco +0.09 ± 0.13).
 * the playouts' card play solved in each world with every card seen, the betting left
-  to the model (``pimc:samples=150:exact=1`` as ``--bot`` and in ``--others``, branch
-  truco8, nice 19, load 7 to 11; ``--compare`` against the default's runs above, the
-  same hands): duels (``--kind duels --shuffle --start 600``, 300) -0.08 ± 0.18 (capped
-  -0.03 ± 0.12; Truco -0.09 ± 0.10, Envido +0.00 ± 0.15); team hands (``--kind team
-  --shuffle --start 600``, stopped at 146) -0.05 ± 0.26 (capped +0.12 ± 0.16; Truco
-  +0.08 ± 0.15, Envido -0.12 ± 0.19). No gain shown; an option (``exact``), not the
-  default.
+  to the model (commit d24e7bc, ``bots/truco/exact.py``, removed since;
+  ``pimc:samples=150:exact=1`` as ``--bot`` and in ``--others``, branch truco8, nice
+  19, load 3 to 11; ``--compare`` against the default's runs above, the same hands):
+  duels (``--kind duels --shuffle --start 600``, 300) -0.08 ± 0.18 (capped -0.03 ±
+  0.12; Truco -0.09 ± 0.10, Envido +0.00 ± 0.15); team hands (``--kind team --shuffle
+  --start 600``, 300, run in two parts) -0.02 ± 0.16 (capped +0.06 ± 0.12; Truco +0.06
+  ± 0.11, Envido -0.07 ± 0.10). No gain shown.
 
 Run (a statistical bench, no clock in it: at the lowest priority):
 ``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]

@@ -105,8 +105,9 @@ Duplicate, ``--pimc pimc:samples=150 --duplicate``, nice 19: pimc#2 > pimc#1 > s
 shrewd#2 > basic > random; P(pimc#2 better than shrewd#1) = 0.9156 (0.8866), than shrewd#2
 0.9945. NOT met: duplicate deals cancel the cards' luck, not the partners'.
 
-``model=table`` (an option since 2026-11-26, pimc's docstring: the Falta raise in the
-playouts at three a side), seed 30, 200 rounds, ``--pimc pimc:samples=150:model=table``
+``model=table`` (an option on 2026-11-26, removed since, its code at commit 4ce37fc;
+pimc's docstring: the Falta raise in the playouts at three a side), seed 30, 200
+rounds, ``--pimc pimc:samples=150:model=table``
 at nice 19 beside others' jobs (load 8 to 13), branch truco7: plain, pimc#2 > pimc#1 >
 shrewd#1 > shrewd#2 > basic > random; pimc#2 won 115, 4.42 points a hand (against
 3.84), shrewd#1 111, 4.28 (3.99); P(pimc#2 better than shrewd#1) = 0.8424 (than
