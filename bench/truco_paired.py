@@ -112,7 +112,7 @@ beside others' jobs, load 7 to 13):
 * so the whole edge is the Envido (the Falta raises above all); the Truco betting and
   the card play are level with shrewd's, within a few hundredths of a point a hand.
 * tried and not kept (both pimc seats on the change, ``--compare`` against the runs
-  above, same hands): ``model=table`` (the Falta raise of ``model=raise`` at three a
+  above, same hands): ``model=table`` (commit 4ce37fc; the Falta raise of ``model=raise`` at three a
   side only) +0.24 ± 0.24 (900 team hands; capped +0.02 ± 0.11): it stops opening the
   Envido (3% of the hands where shrewd plays a card, against 22%); the same with a
   quarter of the team table's answers raising (not committed), -0.46 ± 0.36 (212); the
@@ -127,14 +127,22 @@ beside others' jobs, load 7 to 13):
   (``policy``: accept above an equity of 0.3 at every level) refuses a raise far more
   often than a table counting pot odds.
 * ``model=odds`` (the Truco answered on its pot odds in the playouts, as shrewd does;
-  an option): two seats (``--seats 2 --bot pimc:samples=300:model=odds --base
+  commit a42d6af, removed since): two seats (``--seats 2 --bot pimc:samples=300:model=odds --base
   pimc:samples=300 --others shrewd``, 300 hands) +0.10 ± 0.06, its Truco +0.08; six
   seats, both pimc seats on it: duels (284 from 600) -0.15 ± 0.17 (capped -0.00 ±
   0.09; Truco +0.09 ± 0.07, Envido -0.23 ± 0.16), team hands (227 from 600) -0.07 ±
   0.20 (capped +0.11 ± 0.12; Truco +0.11 ± 0.12, Envido -0.18 ± 0.14). The Truco
-  leak closes, but the whole gains nothing shown; not the default. Pot odds for the
+  leak closes, but the whole gains nothing shown; removed. Pot odds for the
   raises only (a Retruco or Vale Cuatro to answer; not committed): duels -0.04 ± 0.13
   (229; Truco +0.07 ± 0.05), team hands -0.03 ± 0.21 (195; Truco +0.09 ± 0.13).
+* the playouts' card play solved in each world with every card seen, the betting left
+  to the model (commit d24e7bc, ``bots/truco/exact.py``, removed since;
+  ``pimc:samples=150:exact=1`` as ``--bot`` and in ``--others``, branch truco8, nice
+  19, load 3 to 11; ``--compare`` against the default's runs above, the same hands):
+  duels (``--kind duels --shuffle --start 600``, 300) -0.08 ± 0.18 (capped -0.03 ±
+  0.12; Truco -0.09 ± 0.10, Envido +0.00 ± 0.15); team hands (``--kind team --shuffle
+  --start 600``, 300, run in two parts) -0.02 ± 0.16 (capped +0.06 ± 0.12; Truco +0.06
+  ± 0.11, Envido -0.07 ± 0.10). No gain shown.
 
 Run (a statistical bench, no clock in it: at the lowest priority):
 ``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]
@@ -298,26 +306,66 @@ class Stat:
 COMPARED = ("total", "capped", "envido", "truco")
 
 
+def whole(part: dict[str, float]) -> dict[str, float]:
+    """A hand's parts with every ``COMPARED`` key, a part that scored nothing as 0."""
+    return {**{key: 0.0 for key in COMPARED}, **part}
+
+
+SETTING = ("seats", "shuffle", "against")  # what both runs of --compare must share
+ROW = ("hand", "seat", "kind", *SETTING, "bot", "base")  # what --compare reads of a row
+
+
+def read_run(path: Path) -> dict[int, dict[str, Any]]:
+    """An ``--out`` file's rows by hand; a file that is not one (unreadable, not JSON, a
+    row without a key ``compare`` reads) is refused in one line naming it and the row."""
+    rows: dict[int, dict[str, Any]] = {}
+    try:
+        lines = path.read_text().splitlines()
+    except OSError as exc:
+        raise SystemExit(f"--compare: {path}: cannot read it ({exc.strerror})") from None
+    for n, text in enumerate(lines, 1):
+        try:
+            row = json.loads(text)
+            missing = [k for k in ROW if k not in row] + [
+                f"{side}.{k}" for side in ("bot", "base") for k in COMPARED if k not in row[side]
+            ]
+        except (ValueError, KeyError, TypeError) as exc:
+            raise SystemExit(
+                f"--compare: {path}:{n}: not a truco_paired --out row ({exc})"
+            ) from None
+        if missing:
+            raise SystemExit(
+                f"--compare: {path}:{n}: not a truco_paired --out row (no {', '.join(missing)})"
+            )
+        rows[row["hand"]] = row
+    return rows
+
+
 def compare(new: Path, old: Path) -> list[str]:
     """Two runs' ``--out`` files on the same hands (the same ``--seats``, ``--start``,
     ``--kind``, ``--shuffle`` and base), paired hand by hand: each run's gain over its
     base and the first's less the second's, with standard errors. This is how a change
     made to every pimc seat at once (``--bot P --others P,...``) is measured: the other
-    pimc changes too, so the two runs' base ways differ, and only the hands pair."""
-    runs = []
-    for path in (new, old):
-        try:
-            runs.append({r["hand"]: r for r in map(json.loads, path.read_text().splitlines())})
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise SystemExit(f"--compare: {path}: not a truco_paired --out file ({exc})") from None
+    pimc changes too, so the two runs' base ways differ, and only the hands pair. A hand
+    whose seat, kind, seats, shuffling or base (``against``) differ between the runs is
+    refused; ``--start`` is not compared, since a hand's index alone fixes its deal and
+    seating (two parts of one run pair as one). Files written before 2026-11-26 05:00
+    lack the setting and every part's key, and are refused."""
+    runs = [read_run(new), read_run(old)]
     hands = sorted(set(runs[0]) & set(runs[1]))
     if len(hands) < 2:
         raise SystemExit(f"--compare: {new} and {old} share {len(hands)} hands; 2 at least")
+    for h in hands:  # a hand's index fixes its seat, kind and deal whatever --start was
+        a, b = runs[0][h], runs[1][h]
+        for key in ("seat", "kind", *SETTING):
+            if a[key] != b[key]:
+                raise SystemExit(
+                    f"--compare: hand {h}: {key} is {a[key]!r} in {new} but {b[key]!r} in {old};"
+                    " the runs are not of the same hands"
+                )
     out = [f"{len(hands)} hands in both: {new} less {old}"]
     for key in COMPARED:
-        gains = [
-            [r[h]["bot"].get(key, 0.0) - r[h]["base"].get(key, 0.0) for h in hands] for r in runs
-        ]
+        gains = [[r[h]["bot"][key] - r[h]["base"][key] for h in hands] for r in runs]
         shown = [f"{m:+.3f} ± {e:.3f}" for m, e in map(mean_se, gains)]
         diff = mean_se([a - b for a, b in zip(*gains, strict=True)])
         out.append(f"  {key}: {shown[0]} and {shown[1]}, paired {diff[0]:+.3f} ± {diff[1]:.3f}")
@@ -383,7 +431,8 @@ def main() -> None:
         if args.out is not None:
             with args.out.open("a") as out:
                 line = {"hand": i, "seat": seat, "kind": "duels" if duels else "team",
-                        "gain": gain, "first": first, "bot": pa, "base": pb,
+                        "seats": seats, "shuffle": args.shuffle, "against": args.base,
+                        "gain": gain, "first": first, "bot": whole(pa), "base": whole(pb),
                         "calls_bot": [str(a) for s, _, a in log_a if s == seat],
                         "calls_base": [str(a) for s, _, a in log_b if s == seat]}  # fmt: skip
                 out.write(json.dumps(line) + "\n")

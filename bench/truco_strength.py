@@ -105,8 +105,9 @@ Duplicate, ``--pimc pimc:samples=150 --duplicate``, nice 19: pimc#2 > pimc#1 > s
 shrewd#2 > basic > random; P(pimc#2 better than shrewd#1) = 0.9156 (0.8866), than shrewd#2
 0.9945. NOT met: duplicate deals cancel the cards' luck, not the partners'.
 
-``model=table`` (an option since 2026-11-26, pimc's docstring: the Falta raise in the
-playouts at three a side), seed 30, 200 rounds, ``--pimc pimc:samples=150:model=table``
+``model=table`` (an option on 2026-11-26, removed since, its code at commit 4ce37fc;
+pimc's docstring: the Falta raise in the playouts at three a side), seed 30, 200
+rounds, ``--pimc pimc:samples=150:model=table``
 at nice 19 beside others' jobs (load 8 to 13), branch truco7: plain, pimc#2 > pimc#1 >
 shrewd#1 > shrewd#2 > basic > random; pimc#2 won 115, 4.42 points a hand (against
 3.84), shrewd#1 111, 4.28 (3.99); P(pimc#2 better than shrewd#1) = 0.8424 (than
@@ -135,6 +136,19 @@ hand (against 3.79); pimc#1 115, 4.42 (3.98); P(pimc#1 better than shrewd#1) = 0
 50 ms a decision, re-rated the same way): shrewd#2 > pimc#1 > ...; P(pimc#1 better than
 shrewd#2) = 0.4726 (0.3910). Duplicate deals cancel the cards' luck, not the partners': the
 two shrewd copies, one bot, ended 0.29 points a hand apart.
+
+Branch truco8 (main 1ec00c5, then main's weighted evidence, r29e, merged), the default
+pimc (its play as main's), seed 30, 200 rounds, at nice 19 beside others' jobs (load 7
+to 11), each run's matches kept (``--results``) and rated by the leaderboard after the
+merge. Six seats, ``--seats 6 --pimc pimc:samples=150``: pimc#1 > pimc#2 > shrewd#2 >
+shrewd#1 > basic > random; pimc#1 won 125, 4.44 points a hand (3.77), shrewd#2 103,
+4.22 (4.00); P(pimc#1 better than shrewd#2) = 0.8701 (than shrewd#1 0.9410): NOT met
+(14 minutes). The same with ``--duplicate``: pimc#2 > pimc#1 > shrewd#1 > shrewd#2 >
+basic > random; pimc#2 won 121, 4.44 (3.83), shrewd#1 103, 4.31 (3.96); P = 0.9155 (than
+shrewd#2 0.9945): NOT met; the weighted evidence moves it by 0.0001 (0.9156 before).
+Four seats, ``--seats 4 --pimc pimc:samples=200``: pimc 135 wins, 2.85 (2.18), shrewd
+103, 2.57 (2.47), P = 0.9992: met. Two seats, ``--pimc pimc:samples=300``: pimc 174,
+2.78 (1.55), shrewd 139, 1.83 (1.30), P = 1.0000: met.
 """
 
 from __future__ import annotations

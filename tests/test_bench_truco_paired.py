@@ -112,3 +112,34 @@ def test_compare_says_what_is_wrong_with_a_file_in_one_line(tmp_path: Path) -> N
     out = run_bench("truco_paired.py", "--compare", str(bad), str(bad))
     assert out.returncode != 0
     assert out.stderr.strip().startswith("--compare: ") and "Traceback" not in out.stderr
+
+
+def rows_file(path: Path, **change: object) -> Path:
+    """Two hand rows as --out writes them (every compared part, the run's setting)."""
+    parts = {key: 0.0 for key in truco_paired.COMPARED}
+    rows = [
+        {"hand": h, "seat": h % 4, "kind": "team", "seats": 4, "shuffle": False,
+         "against": "shrewd", "gain": 0.0, "bot": dict(parts), "base": dict(parts), **change}
+        for h in (1, 2)
+    ]  # fmt: skip
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_compare_refuses_runs_of_other_hands_or_rows_without_a_part(tmp_path: Path) -> None:
+    """No row is read with a part taken as zero, and two runs whose seats, shuffling or
+    base differ are not paired: each refused in one line that names what differs."""
+    plain = rows_file(tmp_path / "a.jsonl")
+    assert truco_paired.compare(plain, plain)[0].startswith("2 hands in both")
+    shuffled = rows_file(tmp_path / "b.jsonl", shuffle=True)
+    with pytest.raises(SystemExit, match=r"hand 1: shuffle is False in .* but True in "):
+        truco_paired.compare(plain, shuffled)
+    parts = {key: 0.0 for key in truco_paired.COMPARED if key != "envido"}
+    short = rows_file(tmp_path / "c.jsonl", base=parts)
+    with pytest.raises(
+        SystemExit, match=r"c.jsonl:1: not a truco_paired --out row \(no base.envido\)"
+    ):
+        truco_paired.compare(short, plain)
+    out = run_bench("truco_paired.py", "--compare", str(plain), str(shuffled))
+    assert out.returncode != 0 and "Traceback" not in out.stderr
+    assert out.stderr.strip().startswith("--compare: hand 1: shuffle")

@@ -39,11 +39,10 @@ def test_the_playout_policy_takes_only_legal_moves(seats: int, model: str) -> No
 
 def test_by_default_the_playouts_bet_the_envido_on_the_teams_chance() -> None:
     """The default model is ``team`` (bench/truco_paired.py: at six seats, team hands,
-    +1.7 points a hand over ``own``; ``table`` showed no gain over it): every playout
-    move is ``team_policy``'s."""
+    +1.7 points a hand over ``own``; ``table``, commit 4ce37fc, showed no gain over it):
+    every playout move is ``team_policy``'s."""
     bot = pimc.Bot(seed=1, samples=4)
     assert bot.move is pimc.team_policy
-    assert pimc.Bot(model="table").move is pimc.table_policy
     assert pimc.Bot(model="own").move is pimc.policy
 
 
@@ -319,76 +318,6 @@ def test_at_six_seats_the_envido_is_bet_on_the_teams_chance() -> None:
     assert pimc.policy(state, rng) == pimc.QUIERO
 
 
-def six_state(hands: tuple[str, ...] = SIX_HANDS, duels: bool = False) -> sim.Sim:
-    dealt = [tuple(sim.CARD_INDEX[Card.parse(c)] for c in h.split()) for h in hands]
-    return sim.Sim.start(TrucoRules(seats=6), dealt, 5, duels=duels)  # seat 0 is mano
-
-
-def test_the_raise_model_answers_an_envido_with_a_falta_the_table_refuses() -> None:
-    """``raise_policy``: seat 1 (envido 25) answers seat 0's Envido with a Falta Envido
-    (R8) when seat 2, the caller's seat that would answer it, refuses it by the table's
-    rule (``team_policy``): the refusal's 3 points (Envido 2 + Falta's 1) instead of
-    No Quiero's -1. With seat 2 on 33 (7 and 6 of one suit) that Falta would be
-    accepted and stake the match on seat 1's weak chance: it refuses, as team_policy."""
-    state = six_state()
-    state.apply(Call(EnvidoCall.ENVIDO))
-    rng = random.Random(0)
-    assert pimc.team_policy(state, rng) == pimc.NO_QUIERO
-    assert pimc.raise_policy(state, rng) == pimc.FALTA
-    state.apply(pimc.FALTA)
-    assert state.asked() == (sim.ANSWER_ENVIDO, 2)
-    assert pimc.team_policy(state, rng) == pimc.NO_QUIERO  # what the raise counted on
-    strong = six_state(SIX_HANDS[:2] + ("7E 6E 1O",) + SIX_HANDS[3:])
-    strong.apply(Call(EnvidoCall.ENVIDO))
-    assert pimc.raise_policy(strong, rng) == pimc.NO_QUIERO
-    strong.apply(pimc.FALTA)
-    assert pimc.team_policy(strong, rng) == pimc.QUIERO
-
-
-def test_the_table_model_raises_to_a_falta_only_at_three_a_side() -> None:
-    """``table_policy`` (``model=table``): ``raise_policy`` in the six-seat team hand, whose
-    table is three a side (R13), ``team_policy`` in the duels and at two and four seats
-    (where the Falta raise was measured to lose). In the duel hand seat 0 meets seat 3
-    (R13: dealer 5, the first duel holds dealer + 1); there the caller's partner that
-    would refuse a Falta does not exist, and the answer is team_policy's."""
-    rng = random.Random(0)
-    team = six_state()
-    team.apply(Call(EnvidoCall.ENVIDO))
-    assert pimc.table_policy(team, rng) == pimc.raise_policy(team, rng) == pimc.FALTA
-    duel = six_state(duels=True)
-    duel.apply(Call(EnvidoCall.ENVIDO))
-    assert duel.asked() == (sim.ANSWER_ENVIDO, 3)
-    assert pimc.table_policy(duel, rng) == pimc.team_policy(duel, rng)
-    four = sim.Sim.start(TrucoRules(seats=4), six_state().dealt[:4], 3)
-    four.apply(Call(EnvidoCall.ENVIDO))
-    for _ in range(20):
-        assert pimc.table_policy(four, rng) == pimc.team_policy(four, rng)
-
-
 def test_an_unknown_model_option_is_refused_in_one_line() -> None:
-    with pytest.raises(
-        ValueError, match="model=.sharp. is not one of team, own, raise, table, odds$"
-    ):
+    with pytest.raises(ValueError, match="model=.sharp. is not one of team, own$"):
         pimc.Bot(model="sharp")
-
-
-def test_the_odds_model_answers_a_truco_call_on_its_pot_odds() -> None:
-    """``odds_policy``: a Truco call (R7) accepted stakes level + 1 points, refused
-    gives up level, so it is accepted once the equity beats 1 / (2 (level + 1)). With 6
-    and 5 as its best cards (equity 5/28, about 0.18) seat 0 refuses a Truco (it needs
-    a quarter) but accepts a Retruco (a sixth); ``policy`` refuses both (0.3)."""
-    dealt = [
-        tuple(sim.CARD_INDEX[Card.parse(c)] for c in h.split()) for h in ("4E 5B 6C", "1E 1B 3O")
-    ]
-    state = sim.Sim.start(TrucoRules(seats=2), dealt, 1)  # seat 0 is mano
-    rng = random.Random(0)
-    assert pimc.equity(state, 0) == pytest.approx(5 / 28)
-    state.apply(Call(TrucoCall.TRUCO))  # seat 0 calls, seat 1 raises: seat 0 answers
-    state.apply(Call(TrucoCall.RETRUCO))
-    assert state.asked() == (sim.ANSWER_TRUCO, 0)
-    assert pimc.odds_policy(state, rng) == pimc.QUIERO
-    assert pimc.team_policy(state, rng) == pimc.NO_QUIERO
-    truco = sim.Sim.start(TrucoRules(seats=2), dealt[::-1], 1)  # seat 1 holds 4E 5B 6C
-    truco.apply(Call(TrucoCall.TRUCO))
-    assert truco.asked() == (sim.ANSWER_TRUCO, 1)
-    assert pimc.odds_policy(truco, rng) == pimc.NO_QUIERO

@@ -20,16 +20,7 @@ that their team holds the best envido at the table (``team_policy``): with three
 team a table accepts a Real Envido most of the time whatever its own number. The old
 model (option ``model=own``, ``policy``) answered on a seat's own number, so at six
 seats the search bluffed a Real Envido in a third to a half of the team hands and lost
-on it (bench/truco_paired.py has the figures). ``model=table`` also lets a playout seat
-at a table of three a side (the six-seat team hand, R13) answer an Envido with a Falta
-Envido when the table's own answer to that Falta makes it pay (``raise_policy``), as a
-searching seat does (the caller's heuristic partner then refuses it, R8), and keeps
-``team_policy`` at the other tables (two and four seats, the duels), where that raise
-was measured to lose. Not the default: on 900 six-seat team hands, both pimc seats on
-it, +0.24 ± 0.24 points a team hand over ``model=team`` (capped +0.02 ± 0.11), no gain
-shown; it opens the Envido where shrewd plays a card in 3% of those hands (against 22%
-on ``team``), so it gives up openings that gain against the heuristics to dodge the one
-seat (the other pimc) that raises to a Falta.
+on it (bench/truco_paired.py has the figures).
 
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
@@ -48,30 +39,48 @@ taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the
 another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors). The
 default is ``search``: at six seats, over three seeds, neither other choice proved
 better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
-default), ``table``, ``raise`` (the Falta raise at every table), ``odds`` (below) or
-``own`` (above).
+default) or ``own`` (above).
 
-``model=odds``: ``team_policy`` with the Truco answered on its pot odds, as shrewd
-answers (``odds_policy``: accept once the equity beats 1 / (2 (level + 1)), where
-``policy`` accepts above 0.3 at every level, so the search expects a Retruco or a Vale
-Cuatro to be refused far more than a table refuses it, and raises on weak cards). The
-Truco gains with it, the whole not shown (bench/truco_paired.py, both pimc seats on it,
-the same hands): two seats +0.10 ± 0.06 points a hand (300, one seat, against the
-default pimc), six-seat duels -0.15 ± 0.17 (284; Truco +0.09 ± 0.07, Envido -0.23 ±
-0.16), team hands -0.07 ± 0.20 (227; Truco +0.11 ± 0.12, Envido -0.18 ± 0.14).
+Tried and not kept, the code removed (bench/truco_paired.py's docstring has the
+figures; each commit named holds the code as measured):
 
-Tried and not kept (bench/truco_paired.py's docstring has the figures): playouts that
-answer an Envido with a Falta Envido when the table's own answer to it makes that pay
-(commit 91d0782, ``model=raise``): a gain in six-seat team hands, where another pimc
-answers a call so and a heuristic partner of the caller refuses it, a loss at two and
-four seats and in the duels, where no seat does; an Envido opened only on a clear gain
-over opening none (``MARGIN``, ``GUARD_Z``): no gain shown. On 2026-11-26 (the
-figures in bench/truco_paired.py): ``model=table`` (above); a quarter of a team table's
-Envido answers raising to a Falta; the worlds' weights reading the Envido on the team's
-chance; no weights in the duels; al mazo left out where it is dominated (it lost a
-little: played on, the search went on to raise the Truco on weak cards, the leak that
-``model=odds`` addresses). Information-set MCTS and regret minimisation over the
-betting were not tried.
+* ``model=raise`` (commit 91d0782): playouts that answer an Envido with a Falta Envido
+  when the table's own answer to it makes that pay: a gain in six-seat team hands, where
+  another pimc answers a call so and a heuristic partner of the caller refuses it, a
+  loss at two and four seats and in the duels, where no seat does.
+* ``model=table`` (commit 4ce37fc): that Falta raise at a table of three a side only
+  (the six-seat team hand, R13), ``team_policy`` elsewhere. On 900 six-seat team hands,
+  both pimc seats on it, +0.24 ± 0.24 points a team hand over ``model=team`` (capped
+  +0.02 ± 0.11), no gain shown; it opens the Envido where shrewd plays a card in 3% of
+  those hands (against 22% on ``team``), giving up openings that gain against the
+  heuristics to dodge the one seat (the other pimc) that raises to a Falta. In six-seat
+  tournaments (seed 30, ``samples=150``) P 0.8424 plain, 0.9004 duplicate.
+* ``model=odds`` (commit a42d6af): the playouts' Truco answered on its pot odds, as
+  shrewd answers (accept once the equity beats 1 / (2 (level + 1)), where ``policy``
+  accepts above 0.3 at every level, so the search expects a Retruco or a Vale Cuatro to
+  be refused far more than a table refuses it, and raises on weak cards). The Truco
+  gains with it, the whole not shown (both pimc seats on it, the same hands): two seats
+  +0.10 ± 0.06 points a hand (300, one seat, against the default pimc), six-seat duels
+  -0.15 ± 0.17 (284; Truco +0.09 ± 0.07, Envido -0.23 ± 0.16), team hands -0.07 ± 0.20
+  (227; Truco +0.11 ± 0.12, Envido -0.18 ± 0.14).
+* ``exact`` (commit d24e7bc, ``bots/truco/exact.py`` with a brute-force test): the
+  playouts' cards solved in each world with every card seen (the first card that takes
+  the play's tricks against every answer, the cheapest such, from at most 12 cards left
+  in the play), every call, answer and al mazo still the model's, so no seat bets on
+  cards it cannot see (no strategy fusion in the betting). Measured 2026-11-26, both pimc
+  seats on it, ``samples=150`` (the same worlds; it costs more a world: bare playouts 3
+  to 10 times slower), against main's runs on the same hands, shuffled, from 600:
+  six-seat duels (300) -0.08 ± 0.18 points a hand (capped -0.03 ± 0.12; Truco -0.09 ±
+  0.10, Envido +0.00 ± 0.15); team hands (300) -0.02 ± 0.16 (capped +0.06 ± 0.12; Truco
+  +0.06 ± 0.11, Envido -0.07 ± 0.10). No gain shown, and fewer worlds would fit 50 ms.
+  The heuristic's card play was not what held the search level with shrewd.
+* An Envido opened only on a clear gain over opening none (``MARGIN``, ``GUARD_Z``): no
+  gain shown. On 2026-11-26: a quarter of a team table's Envido answers raising to a
+  Falta; the worlds' weights reading the Envido on the team's chance; no weights in the
+  duels; al mazo left out where it is dominated (it lost a little: played on, the
+  search went on to raise the Truco on weak cards, the leak ``model=odds`` addressed).
+
+Information-set MCTS and regret minimisation over the betting were not tried.
 """
 
 from __future__ import annotations
@@ -351,59 +360,6 @@ def team_policy(state: sim.Sim, rng: Uniform) -> Action:
     return policy(state, rng, envido=False)
 
 
-FALTA = Call(EnvidoCall.FALTA_ENVIDO)
-
-
-def answer_envido(state: sim.Sim, seat: int) -> Action:
-    """An Envido answer as ``team_policy`` gives it, or a Falta Envido (R8) when that
-    pays more against the table's own answer to it: the answering seat reckons what the
-    seat that would answer the Falta does (``team_policy``'s rule, reading the Falta as a
-    strong hand), so a Falta that seat refuses takes the refusal (the calls before it and
-    the Falta's own 1), a Falta it accepts stakes the match on this team's chance (R8).
-    ``team_policy`` never raises to a Falta; a searching seat does, and a search that
-    does not expect it calls the Envido where it costs it (bench/truco_paired.py)."""
-    b = state.bout
-    p = envido_chance(state, seat, strong=True)
-    nxt = next_envido_calls(b.ecalls)
-    accepted = envido_accepted(b.ecalls, state.falta)
-    refused = envido_refused(b.ecalls, state.falta)
-    if p > RAISE_AT and nxt and nxt[0] is not EnvidoCall.FALTA_ENVIDO:
-        return Call(nxt[0])  # a raise as team_policy makes it
-    quiero = (2 * p - 1) * accepted
-    chosen, value = (QUIERO, quiero) if quiero > -refused else (NO_QUIERO, -refused)
-    if EnvidoCall.FALTA_ENVIDO not in nxt:
-        return chosen
-    trial = state.copy()
-    trial.step(FALTA)
-    if trial.asked()[0] != sim.ANSWER_ENVIDO:
-        return chosen
-    other = trial.asked()[1]
-    calls = [*b.ecalls, EnvidoCall.FALTA_ENVIDO]
-    f_acc = envido_accepted(calls, state.falta)
-    f_ref = envido_refused(calls, state.falta)
-    q = envido_chance(trial, other, strong=True)
-    falta = (2 * p - 1) * f_acc if (2 * q - 1) * f_acc > -f_ref else f_ref
-    return FALTA if falta > value else chosen
-
-
-def raise_policy(state: sim.Sim, rng: Uniform) -> Action:
-    """``team_policy`` with the Envido answered by ``answer_envido`` (a Falta raise when
-    it pays against the table's answer)."""
-    asked, seat = state.asked()
-    if asked == sim.ANSWER_ENVIDO:
-        return answer_envido(state, seat)
-    return team_policy(state, rng)
-
-
-def table_policy(state: sim.Sim, rng: Uniform) -> Action:
-    """``raise_policy`` at a table of three a side (the six-seat team hand, R13), where
-    it was measured to gain; ``team_policy`` at every other table (two and four seats,
-    the duels), where it was measured to lose (bench/truco_paired.py)."""
-    if len(state.bout.order) == 6:
-        return raise_policy(state, rng)
-    return team_policy(state, rng)
-
-
 def _envido_in_answer(state: sim.Sim, seat: int) -> bool:
     b = state.bout
     assert b.truco_call is not None
@@ -532,28 +488,9 @@ def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, fl
 BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
 
 
-def odds_policy(state: sim.Sim, rng: Uniform) -> Action:
-    """``team_policy``, but a Truco call (R7) is accepted or refused on its pot odds, as
-    shrewd answers: accepting stakes the call's level + 1 where refusing gives up its
-    level, so it pays once the chance of the tricks (``equity``) is above 1 / (2 (level
-    + 1)): a quarter for a Truco, a sixth for a Retruco, an eighth for a Vale Cuatro.
-    ``policy`` accepts above 0.3 at every level, so the search expected a raise to be
-    refused more often than a table refuses it."""
-    move = team_policy(state, rng)
-    asked, seat = state.asked()
-    if asked == sim.ANSWER_TRUCO and move in (QUIERO, NO_QUIERO):
-        pending = state.bout.truco_call
-        assert pending is not None
-        return QUIERO if equity(state, seat) > 1 / (2 * (pending[0] + 1)) else NO_QUIERO
-    return move
-
-
 # How the playouts' seats bet: the Envido by their team's chance (``team_policy``), or
-# by their own number (``policy``, the model before 2026-11-26); the variants above.
-MODELS = {
-    "team": team_policy, "own": policy, "raise": raise_policy, "table": table_policy,
-    "odds": odds_policy,
-}  # fmt: skip
+# by their own number (``policy``, the model before 2026-11-26).
+MODELS = {"team": team_policy, "own": policy}
 
 
 def is_envido_call(action: Action) -> bool:
