@@ -73,25 +73,20 @@ reports; it asserts nothing.
 
 from __future__ import annotations
 
-import os
-import sys
-
-# This folder holds grpc.py: keep it off the import path, or it shadows grpc.
-if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
-    sys.path.pop(0)
-
 import argparse
 import asyncio
 import contextlib
 import errno
 import importlib.util
 import json
+import os
 import queue
 import resource
 import selectors
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time

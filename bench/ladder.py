@@ -34,8 +34,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-# bench/ holds a grpc.py of its own: keep it off the path, which python put first
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 sys.path.insert(0, str(ROOT))
 
 CEILING = 3300  # decisions/s on one referee core, docs/scaling.md (bench/tables.py)

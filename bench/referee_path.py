@@ -1,6 +1,6 @@
 """The referee's per-decision work without the network, for counting and profiling.
 
-``bench/grpc.py`` measures the real thing, but on a shared 2-core machine its timings
+``bench/grpc_speed.py`` measures the real thing, but on a shared 2-core machine its timings
 drift by 10-20% from run to run, more than most single changes move them. This bench
 runs the referee's own code in one process -- ``play_remote_match``, the gRPC
 ``Entrant``/``Connection``, its ``Outbox`` and ``Deadlines``, the request encoding --
@@ -9,7 +9,7 @@ the next turn of the event loop (what a bot that reads nothing would send). Mode
 
 * ``referee``: real matches (classic, 13 deals), so all the game's work is in it;
 * ``floor``: the same loop, tasks and answers with one pre-built request and no game,
-  as the floor of ``bench/grpc.py`` drives its streams.
+  as the floor of ``bench/grpc_speed.py`` drives its streams.
 
 Their difference is what the game costs the referee per decision, on top of transport.
 
@@ -24,16 +24,10 @@ instructions by the decisions it printed (whole matches: a little over N)::
 
 from __future__ import annotations
 
-import os
-import sys
-
-# Keep this folder off the import path: bench/grpc.py would shadow grpc.
-if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
-    sys.path.pop(0)
-
 import argparse
 import asyncio
 import importlib.util
+import os
 import time
 from collections import deque
 
@@ -88,9 +82,9 @@ async def referee_path(decisions: int) -> tuple[int, float]:
 
 
 def sample_request() -> bytes:
-    """The request the floor of bench/grpc.py sends (a real mid-deal decision)."""
+    """The request the floor of bench/grpc_speed.py sends (a real mid-deal decision)."""
     spec = importlib.util.spec_from_file_location(
-        "grpc_bench", os.path.join(os.path.dirname(os.path.abspath(__file__)), "grpc.py")
+        "grpc_speed", os.path.join(os.path.dirname(os.path.abspath(__file__)), "grpc_speed.py")
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

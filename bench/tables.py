@@ -15,15 +15,9 @@ shared: the load average is printed beside each figure.
 
 from __future__ import annotations
 
-import os
-import sys
-
-# bench/grpc.py sits in this folder: keep it off the import path, or it shadows grpc.
-if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
-    sys.path.pop(0)
-
 import argparse
 import asyncio
+import os
 import secrets
 import subprocess
 import tempfile

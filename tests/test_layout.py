@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib.metadata
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -237,3 +239,15 @@ def test_each_game_folder_has_what_adding_a_game_lists() -> None:
         assert entry.check == f"arena.games.{game}.check"
         assert entry.viewer == f"arena.games.{game}"
         assert (ROOT / "bots" / game / "__init__.py").exists(), game
+
+
+def test_no_script_folder_shadows_a_module() -> None:
+    """``python bench/x.py`` (or scripts/, or a test that imports a bench) puts that folder
+    first on the import path, so a file there named like a module shadows it for the
+    whole process: bench/grpc.py did, and ``import grpc`` then found the bench (the
+    README bot tests failed after tests/test_bench_truco_paired.py, in that order only).
+    No file there may share its name with the standard library or an installed package."""
+    taken = set(sys.stdlib_module_names) | set(importlib.metadata.packages_distributions())
+    for folder in ("bench", "scripts"):
+        names = {path.stem for path in (ROOT / folder).glob("*.py")}
+        assert not names & taken, f"{folder}/ shadows {sorted(names & taken)}"

@@ -43,7 +43,7 @@ from arena.standings.results import ResultsWriter
 
 # The capacity the bundled bots declare. A table waits on one bot at a time, so more
 # tables keep both cores busy: with four random bots on two cores, 16 tables play 7% more
-# decisions a second than 8 (three interleaved pairs), and 32 fewer than 16 (bench/grpc.py).
+# decisions a second than 8 (three interleaved pairs), and 32 fewer than 16 (bench/grpc_speed.py).
 BOT_CAPACITY = 16
 # How many tables the referee plays at once is what the connected entrants' declared
 # capacities can fill (``tables_at_once``), but never more than this safety limit, so that

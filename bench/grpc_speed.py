@@ -12,24 +12,19 @@
 Both report the CPU time each side spends per round trip (Linux ``/proc``), counted
 between the first and the last finished match so that start-up does not count.
 
-Run: ``python bench/grpc.py [--rounds N] [--repeat K]``. Measures K floor/arena pairs
+Run: ``python bench/grpc_speed.py [--rounds N] [--repeat K]``. Measures K floor/arena pairs
 back to back (the machine's speed drifts, so each ratio compares neighbours) and prints
 each pair, then the median pair's figures and ratio; the target is at least 0.8.
 """
 
 from __future__ import annotations
 
-import os
-import sys
-
-# This file is named grpc.py: keep its folder off the import path, or it shadows grpc.
-if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
-    sys.path.pop(0)
-
 import argparse
 import asyncio
 import contextlib
+import os
 import subprocess
+import sys
 import tempfile
 import time
 from collections import deque
