@@ -114,6 +114,11 @@ evidence; four forms at once, nice 19, 10 to 15 minutes a form; the same points 
 as on b181a1d, so the same play): double pimc first, P 0.9591 (not met); single 2 P
 0.9968 (was 0.9845; by boards 0.9997): met; single 3 P 0.9952: met; single 4 P 0.9873
 (not met). Kept runs: /tmp/r3/t/dup30/FORM/matches.jsonl on the shared machine.
+
+Seed 30 plain on main at cf64388 (the weighted evidence; ``python bench/ruff_strength.py
+--form F``, two forms at once on an idle machine, 135 and 145 s): single 2 pimc first,
+156 / 153 wins, 10.67 / 10.20, P 0.7944 (0.7807 unweighted): not met; single 3 sharp
+first, 89 of 150 / 84 of 150, 9.63 / 9.29, P(pimc better) 0.2464 (0.2237): not met.
 """
 
 from __future__ import annotations
