@@ -542,6 +542,14 @@ class PointsEvidence:
         return mean, meat + prior_share, model
 
 
+def _measured_spread(model: float, measured: float, assumed: float) -> float:
+    """The spread of a pair's performance difference in one deal: the model's (one noise
+    for every seat), scaled by the pair's measured gap variance over the model's, so a
+    pair whose deals vary less than the field's has a narrower one (``gap_and_spread``:
+    the unit of ``--until-settled``'s margin). The model's while nothing is measured."""
+    return model * math.sqrt(measured / assumed) if assumed > 0.0 else model
+
+
 def _cholesky(a: Sequence[Sequence[float]]) -> list[list[float]]:
     """The lower Cholesky factor of a symmetric positive definite matrix."""
     n = len(a)
@@ -741,10 +749,7 @@ class BotEvidence:
             return None
         prior = self.params.sigma * math.sqrt(variance) / self.params.beta
         gap, measured, assumed = self._evidence.gap(a, b, variance, prior)
-        spread = math.sqrt(2.0 * variance)
-        if assumed > 0.0:
-            spread *= math.sqrt(measured / assumed)
-        return gap, measured, spread
+        return gap, measured, _measured_spread(math.sqrt(2.0 * variance), measured, assumed)
 
 
 class Ratings:
@@ -857,7 +862,7 @@ class Ratings:
         variance = self._scale.variance()
         prior = self.params.sigma * per_unit
         _, measured, assumed = self._evidence.gap(a, b, variance, prior)
-        spread = model * math.sqrt(measured / assumed) if assumed > 0.0 else model
+        spread = _measured_spread(model, measured, assumed)
         return self.estimate(a) - self.estimate(b), measured / per_unit**2, spread
 
     def prob_better(self, a: str, b: str) -> float:
