@@ -1,7 +1,7 @@
 """Ruff's ``pimc`` against ``sharp`` deal for deal: the same deals played twice, seat 0
 first by the bot under test and then by ``sharp``, the other seats ``sharp`` (or
 ``--others``, cycled over seats 1, 2, ...); the mean gain per deal of seat 0's side (its
-points less the others', ``bots.ruff.pimc.value``: the ruff's 12 and the card points, F8,
+points less the others', ``bots.ruff.solver.value``: the ruff's 12 and the card points, F8,
 F9) and its standard error.
 
 Playing each deal both ways takes out most of the cards' luck, which is what makes a

@@ -84,7 +84,7 @@ from arena.games.ruff.sampling import Sampler
 from arena.games.ruff.view import RuffView
 from bots.ruff.sharp import Bot as SharpBot
 from bots.ruff.sharp import discards as sharp_discards
-from bots.ruff.solver import Solver
+from bots.ruff.solver import Solver, value
 from bots.searching import SearchOptions, Tally, clear_gain, decision_rng, search
 
 MAX_DISCARDS = 10  # candidate discards searched
@@ -211,12 +211,6 @@ def outcome(state: sim.Sim, rng: random.Random, side: int, tail: int = 0) -> flo
                 state.step(policy(state, rng))
         return value(state.points, side)
     return value(playout(state, rng), side)
-
-
-def value(points: Sequence[int], side: int) -> float:
-    """Its side's points less the others' (their mean when more than one)."""
-    others = [p for s, p in enumerate(points) if s != side]
-    return points[side] - sum(others) / len(others)
 
 
 def likelihood(

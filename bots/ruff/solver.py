@@ -1,7 +1,7 @@
 """An exact solver of the last tricks of a Ruff and Trump deal, all hands open.
 
 ``solve(state, side)`` plays the rest of the deal's tricks (F7) from a ``Sim`` in its play
-phase, every seat seeing every hand, and returns the best value (``bots.ruff.pimc.value``:
+phase, every seat seeing every hand, and returns the best value (``value``:
 ``side``'s points less the others', F8) that ``side`` can make sure of when each seat of
 ``side`` plays for the most of it and every other seat for the least (in double and in
 single 2 that is the game itself, two sides against each other; in single 3 and 4 the
@@ -28,12 +28,21 @@ thousands of small positions in every form and seat count.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from arena.core.cards import SUIT_MASKS
 from arena.games.ruff import sim
 
-__all__ = ["Solver", "solve"]
+__all__ = ["Solver", "solve", "value"]
 
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+def value(points: Sequence[int], side: int) -> float:
+    """Its side's points less the others' (their mean when more than one, F8): what the
+    solver and ``bots.ruff.pimc``'s playouts score."""
+    others = [p for s, p in enumerate(points) if s != side]
+    return points[side] - sum(others) / len(others)
 
 
 def _distinct(legal: int, live: int) -> list[int]:
@@ -75,8 +84,7 @@ class Solver:
     def leaf(self, won: tuple[int, ...]) -> float:
         """``side``'s points less the others' once the last trick is taken (F8)."""
         points = [b + max(0, w - self.par) for b, w in zip(self.base, won, strict=True)]
-        others = [p for s, p in enumerate(points) if s != self.mine]
-        return points[self.mine] - sum(others) / len(others)
+        return value(points, self.mine)
 
     def search(
         self,
@@ -183,9 +191,7 @@ def solve(state: sim.Sim, side: int) -> float:
     """The value of a play-phase ``state`` for ``side`` under exact play, all hands open
     (see the module's text); a deal that is over is worth its points."""
     if state.phase == sim.OVER:
-        points = state.points
-        others = [p for s, p in enumerate(points) if s != side]
-        return points[side] - sum(others) / len(others)
+        return value(state.points, side)
     if state.phase != sim.PLAY:
         raise ValueError("the solver plays only the tricks (F7): announce and rub first")
     return Solver(state, side).run(state)
