@@ -19,6 +19,7 @@ from arena.cli import app
 from arena.games.registry import make_game
 from arena.games.truf import sim
 from arena.games.truf.actions import ChooseMode
+from arena.games.truf.quick import heuristic_card
 from arena.games.truf.rules import TrufRules
 from arena.games.truf.state import TrufMatch
 from arena.play.loading import BotLoadError, split_options
@@ -28,7 +29,6 @@ from arena.referee.host import bot_command
 from bots import bundled_names
 from bots.random import Bot as RandomBot
 from bots.truf.pimc import Bot as Pimc
-from bots.truf.pimc import heuristic_card
 
 NAMES = ["a", "b", "c", "d"]
 
