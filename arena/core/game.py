@@ -9,7 +9,7 @@ from here; a game joins by defining its ``GameEntry`` (in its own folder,
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -182,6 +182,11 @@ class GameEntry:
     # The module of the game's ``arena check`` cases (``find_cases()`` and
     # ``check_bot(entrant, cases)``, for ``arena.referee.check``); "": none.
     check: str = ""
+    # ``--correct-random``: (a deal's replay record, the seats that chose uniformly among
+    # their legal actions) -> per seat, the points those choices brought it beyond their
+    # average (a value correction, AIVAT: ``arena.games.truf.luck``), which the ratings
+    # subtract. None: the game offers no such correction yet.
+    luck: Callable[[Mapping[str, Any], Collection[int]], list[float]] | None = None
 
     def option(self, flag: str) -> GameOption | None:
         """This game's option ``flag`` ("--seats"), or None."""

@@ -29,7 +29,14 @@ from typing import Any
 
 import numpy as np
 
-from arena.standings.ratings import DEFAULT_PARAMS, PointScale, Rating, RatingParams, team_points
+from arena.standings.ratings import (
+    DEFAULT_PARAMS,
+    PointScale,
+    Rating,
+    RatingParams,
+    rated_points,
+    team_points,
+)
 
 
 def rated_by_points(record: Mapping[str, Any]) -> bool:
@@ -85,7 +92,7 @@ class Evidence:
         members = [i for team in ids for i in team]
         team_of = [t for t, team in enumerate(ids) for _ in team]
         sub = block[np.ix_(team_of, team_of)]
-        for points in record["deal_points"]:
+        for points in rated_points(record):
             scores = team_points(teams, points)
             self.scale.observe(names, scores)
             y = np.array(scores, dtype=float)

@@ -79,6 +79,10 @@ class RunConfig:
     until_settled: bool = False
     # --margin: neighbours within this share of a deal's spread may be found level (settle)
     settle_margin: float = MARGIN
+    # --correct-random: the records take the bundled random bot's luck out of the points
+    # the ratings read (``GameEntry.luck``; the arena runs that bot itself, so its policy,
+    # uniform among the legal actions, is known).
+    correct_random: bool = False
     # The entrants' names, in the order of ``bots``, fixed when the run starts (each
     # bot's own name: ``entrant_names_for``); None: the names are ``bots`` made unique.
     names: list[str] | None = None
@@ -109,7 +113,8 @@ class RunConfig:
     def to_json(self) -> dict[str, Any]:
         """The fields saved in ``tournament.json``: every field but the options of the
         other games (a Truf run's file is as it was before Truco joined), and but an
-        option added later that is at its default (a run's file is as it was before)."""
+        option added later that is at its default (a run's file is as it was before:
+        ``correct_random`` too)."""
         entry = REGISTRY.get(self.game)
         mine = {o.field for o in entry.options} if entry else set()
         foreign = {o.field for e in REGISTRY.values() for o in e.options} - mine
@@ -119,6 +124,8 @@ class RunConfig:
                 for o in entry.options
                 if not o.saved_at_default and getattr(self, o.field) == o.default
             }
+        if not self.correct_random:
+            foreign.add("correct_random")
         return {k: v for k, v in asdict(self).items() if k not in foreign}
 
     @classmethod
@@ -305,10 +312,36 @@ def make_plan(config: RunConfig, *, secret: str, entrants_option: str = "--bots"
     plan = TournamentPlan(
         game, entrants, config.rounds, secret, config.strikes, duplicate=config.duplicate
     )
+    if config.correct_random:
+        plan.uniform = uniform_entrants(config, entrants)
     if config.until_settled:
         bots = {e: config.spec_of(e) for e in entrants}
         plan.stop = UntilSettled(plan, entrants, margin=config.settle_margin, bots=bots)
     return plan
+
+
+def uniform_entrants(config: RunConfig, entrants: Sequence[str]) -> frozenset[str]:
+    """``--correct-random``: the entrants played by the bundled random bot, whose luck the
+    records take out; a ConfigError when the game cannot, the bots are not the arena's to
+    run (``arena serve``) or no entrant is that bot."""
+    entry = game_entry(config.game)
+    if entry.luck is None:
+        raise ConfigError(
+            f"--correct-random: {entry.title} cannot take a random bot's luck out of its "
+            "points yet (Truf can); drop --correct-random"
+        )
+    if config.external:
+        raise ConfigError(
+            "--correct-random needs the arena to run the random bot itself (its policy must "
+            "be known); the bots of arena serve are their own"
+        )
+    uniform = frozenset(e for e in entrants if split_options(config.spec_of(e))[0] == "random")
+    if not uniform:
+        raise ConfigError(
+            "--correct-random: no entrant is the bundled random bot (add random to --bots, "
+            "or drop --correct-random)"
+        )
+    return uniform
 
 
 def load_bot(spec: str, seed: str, game: str = "truf", *, check_games: bool = True) -> Bot:

@@ -57,6 +57,10 @@ class MatchContext:
     # ``seed`` is then the block's key (arena.core.seeding.block_key), shared by its matches.
     block: int | None = None
     rotation: int = 0
+    # --correct-random: the seats whose bot chooses uniformly among its legal actions (the
+    # bundled random bot, run by the arena itself), whose luck the match record takes out
+    # (``finish_match``); empty: none.
+    uniform: tuple[int, ...] = ()
 
     def labels(self) -> dict[str, int]:
         """What a duplicate match's records say of its place: block and rotation."""
@@ -105,6 +109,24 @@ def finish_match(
         **game.match_stats(deals),
         **summary,
         "deal_points": deal_points(deals, len(names)),
+        **deal_luck(game, ctx.uniform, deals),
+    }
+
+
+def deal_luck(
+    game: Game, uniform: Sequence[int], deals: Sequence[Mapping[str, Any]]
+) -> dict[str, Any]:
+    """``--correct-random``'s fields of a match line: the seats that chose at random
+    (``luck_seats``) and, per deal and seat, the points their choices brought beyond
+    their average (``deal_luck``: the game's ``GameEntry.luck``), which the ratings
+    subtract from ``deal_points``; nothing when no seat is corrected."""
+    entry = REGISTRY.get(game.name)
+    if not uniform or entry is None or entry.luck is None:
+        return {}
+    luck = entry.luck
+    return {
+        "luck_seats": list(uniform),
+        "deal_luck": [[round(x, 6) for x in luck(deal, uniform)] for deal in deals],
     }
 
 
@@ -225,6 +247,8 @@ class TournamentPlan:
     duplicate: bool = False
     # --until-settled: asked before each new round, fed each finished match.
     stop: UntilSettled | None = None
+    # --correct-random: the entrants whose luck the records take out (MatchContext.uniform).
+    uniform: frozenset[str] = frozenset()
 
     def __post_init__(self) -> None:
         if not self.schedule:
@@ -257,12 +281,13 @@ class TournamentPlan:
 
     def context(self, table: Table) -> MatchContext:
         place = self.block_of(table.round)
+        uniform = tuple(s for s, e in enumerate(table.seats) if self.entrants[e] in self.uniform)
         if place is None:
             key = match_key(self.secret, table.match_id)
-            return MatchContext(table.match_id, table.round, table.table, key)
+            return MatchContext(table.match_id, table.round, table.table, key, uniform=uniform)
         block, rotation = place
         key = block_key(self.secret, block)
-        return MatchContext(table.match_id, table.round, table.table, key, block, rotation)
+        return MatchContext(table.match_id, table.round, table.table, key, block, rotation, uniform)
 
 
 def blocks_of(drawn: Sequence[Round], seats: int, rounds: int) -> list[Round]:

@@ -139,7 +139,11 @@ async def play_remote_match(
                     *(link.notify_deal(ctx=ctx, seat=s, record=rec) for s, link in enumerate(links))
                 )
             match.finished.clear()
-    record = finish_match(game, ctx, names, match.totals, match.ranks, match.teams, deals, book)
+    finish = (game, ctx, names, match.totals, match.ranks, match.teams, deals, book)
+    if ctx.uniform:  # --correct-random plays deals out (milliseconds each): off the loop
+        record = await asyncio.to_thread(finish_match, *finish)
+    else:
+        record = finish_match(*finish)
     await asyncio.gather(
         *(link.notify_match(ctx=ctx, seat=s, result=record) for s, link in enumerate(links))
     )

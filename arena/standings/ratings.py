@@ -123,11 +123,36 @@ def team_points(teams: Sequence[Sequence[int]], points: Sequence[float]) -> list
     return [float(max(points[s] for s in team)) for team in teams]
 
 
+def rated_points(record: Mapping[str, Any]) -> list[list[float]]:
+    """Each deal's points per seat as the ratings read them: ``deal_points``, less
+    ``deal_luck`` where the record has it (``--correct-random``: the bundled random bot's
+    luck taken out, docs/results.md); a RatingError names a match whose two do not fit."""
+    luck = record.get("deal_luck")
+    points: list[list[float]] = record["deal_points"]
+    if luck is None:
+        return points
+    n = len(record["seats"])
+    if (
+        not isinstance(luck, list)
+        or len(luck) != len(points)
+        or any(not isinstance(x, list) or len(x) != n for x in luck)
+        or any(not isinstance(v, int | float) or isinstance(v, bool) for x in luck for v in x)
+    ):
+        raise RatingError(
+            f"match {record.get('match')!r}: deal_luck must hold {n} numbers for each of "
+            f"its {len(points)} deals"
+        )
+    return [
+        [p - x for p, x in zip(deal, out, strict=True)]
+        for deal, out in zip(points, luck, strict=True)
+    ]
+
+
 def deal_ranks(record: Mapping[str, Any], deal: int, margin: float = 0.0) -> list[int]:
-    """Each team's rank in deal ``deal`` (0-based) of the record's ``deal_points``: by its
-    ``team_points`` (1 is best). Going down from the best, a team within ``margin``
+    """Each team's rank in deal ``deal`` (0-based) of the record's ``rated_points``: by
+    its ``team_points`` (1 is best). Going down from the best, a team within ``margin``
     points of the team above shares its rank (equal points always do)."""
-    keys = team_points(record["teams"], record["deal_points"][deal])
+    keys = team_points(record["teams"], rated_points(record)[deal])
     order = sorted(range(len(keys)), key=lambda t: -keys[t])
     ranks = [0] * len(keys)
     for place, team in enumerate(order):
@@ -730,7 +755,7 @@ class BotEvidence:
         seats: Sequence[str] = record["seats"]
         names = [[self.bot_of.get(seats[s], seats[s]) for s in team] for team in teams]
         unit, last = variance_unit(record)
-        for points in record["deal_points"]:
+        for points in rated_points(record):
             scores = team_points(teams, points)
             self._scale.observe(names, scores)
             self._evidence.observe(names, scores, unit)
@@ -950,14 +975,12 @@ class Ratings:
                 self._rate_record(record, f"match {record.get('match')!r}")
             return
         by_rotation = sorted(block, key=lambda r: int(r["rotation"]))
-        deals = min(len(r["deal_points"]) for r in block)
+        points = [rated_points(r) for r in by_rotation]
+        deals = min(len(p) for p in points)
         for deal in range(deals):
             for hand in range(seats):
                 holders = [
-                    (
-                        r["seats"][(hand - turn) % seats],
-                        r["deal_points"][deal][(hand - turn) % seats],
-                    )
+                    (r["seats"][(hand - turn) % seats], points[turn][deal][(hand - turn) % seats])
                     for turn, r in enumerate(by_rotation)
                 ]
                 board = {
@@ -1028,6 +1051,7 @@ class Ratings:
         n = len(record["seats"])
         if any(not isinstance(p, list) or len(p) != n for p in points):
             raise RatingError(f"{where}: deal_points must hold {n} points per deal")
+
         out = [*(record.get("disqualified") or ()), *(record.get("forfeit") or ())]
         return not any(out)
 
@@ -1054,7 +1078,7 @@ class Ratings:
         teams: Sequence[Sequence[int]] = record["teams"]
         names = [[seats[s] for s in team] for team in teams]
         unit, last = variance_unit(record)
-        for points in record["deal_points"]:
+        for points in rated_points(record):
             scores = team_points(teams, points)
             self._scale.observe(names, scores)
             self._evidence.observe(names, scores, unit)

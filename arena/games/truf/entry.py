@@ -83,4 +83,5 @@ ENTRY = GameEntry(
     codec="arena.games.truf.wire",
     check="arena.games.truf.check",
     rules_text=rules_text,
+    luck=lazy("arena.games.truf.luck", "luck"),
 )
