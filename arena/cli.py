@@ -1160,9 +1160,7 @@ def verify(
     if placed:
         out.print(f"[green]ok[/]: {placed} match lines place offenders last (docs/results.md)")
     if lucky:
-        out.print(
-            f"[green]ok[/]: the random bot's luck of {lucky} {word}s is what the replays give"
-        )
+        out.print(f"[green]ok[/]: the random bot's luck in {lucky} {word}s is the replays'")
     if secret is not None:
         out.print(f"[green]ok[/]: {dealt} dealt {word}s are the ones the run's secret deals")
     else:

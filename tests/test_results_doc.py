@@ -92,6 +92,19 @@ def test_a_duplicate_run_adds_exactly_the_documented_block_fields(tmp_path: Path
         assert set(record) == documented_fields("matches.jsonl") | extra
 
 
+def test_a_luck_corrected_run_adds_exactly_the_documented_fields(tmp_path: Path) -> None:
+    """--correct-random (issue 29): the fields its section lists, on every line of a table
+    that seats the random bot, and nothing else."""
+    body = DOC.read_text(encoding="utf-8").split("## Luck-corrected runs", 1)[1]
+    extra = set(re.findall(r"^- `([a-z_]+)` \(", body.split("\n## ", 1)[0], flags=re.MULTILINE))
+    assert extra == {"luck_seats", "deal_luck"}
+    args = ["tournament", "--in-process", "--rounds", "2", "--correct-random", "--seed", "1"]
+    result = CliRunner().invoke(app, [*args, "--results", str(tmp_path), "--quiet"])
+    assert result.exit_code == 0, result.output
+    for record in read_jsonl(tmp_path / "matches.jsonl"):
+        assert set(record) == documented_fields("matches.jsonl") | extra
+
+
 def test_fault_records_have_exactly_the_documented_fields(tmp_path: Path) -> None:
     """Issue 25: every fault record locates its decision and names the action played."""
     import sys
