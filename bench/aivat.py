@@ -41,7 +41,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ratings import share, truth, walk  # noqa: E402
+from ratings import Walk, declared, share, swapped, truth, walk  # noqa: E402
 
 from arena.core.seeding import seeded_secret  # noqa: E402
 from arena.games.truf.luck import DECISIONS, luck  # noqa: E402
@@ -85,7 +85,7 @@ def corrected(
 
 def pair_differences(records: Sequence[Mapping[str, Any]], upper: str, lower: str) -> list[float]:
     """``upper``'s points less ``lower``'s in every deal that seats both."""
-    out = []
+    out: list[float] = []
     for record in records:
         seats = record["seats"]
         if upper in seats and lower in seats:
@@ -121,6 +121,8 @@ def main() -> None:
     parser.add_argument("--width", type=int, default=0,
                         help="options played out a decision: the chosen and width - 1 drawn "
                              "(0: all)")  # fmt: skip
+    parser.add_argument("--draws", type=int, default=2,
+                        help="label draws a seed for the identical bots' stops")  # fmt: skip
     parser.add_argument(
         "--true-order",
         default=None,
@@ -140,10 +142,12 @@ def main() -> None:
         )
     order = args.true_order.split(",") if args.true_order else truth(args.variant, 2000)
     pairs = list(zip(order, order[1:], strict=False))
+    closest = pairs[0]  # made identical by swapping their names (bench/ratings.py)
     played_walks, fixed_walks = [], []
     diffs: dict[tuple[str, str], tuple[list[list[float]], list[list[float]]]] = {
         p: ([], []) for p in pairs
     }
+    twins: tuple[list[Walk], list[Walk]] = ([], [])
     play_time = fix_time = 0.0
     deals = 0
     for seed in range(args.first_seed, args.first_seed + args.seeds):
@@ -163,6 +167,11 @@ def main() -> None:
         for pair in pairs:
             diffs[pair][0].append(pair_differences(writer.records, *pair))
             diffs[pair][1].append(pair_differences(fixed, *pair))
+        for draw in range(args.draws):  # the same label draws for both: like for like
+            for records, out in ((writer.records, twins[0]), (fixed, twins[1])):
+                rng = random.Random(f"{seed}:{draw}")
+                same = swapped(records, *closest, 0.5, rng)
+                out.append(walk(same, args.rounds, order, sorts=False))
         so_far = f"{play_time / deals * 1000:.1f} ms of play, {fix_time / deals * 1000:.1f} ms"
         print(f"seed {seed}: {so_far} of correction a deal so far", flush=True)
     n = args.seeds
@@ -173,10 +182,10 @@ def main() -> None:
         "  per-deal difference of true neighbours: variance played → corrected, ratio "
         "(95% bootstrap over seeds); mean played → corrected, change ± s.e."
     )
-    for (upper, lower), (played, fixed) in diffs.items():
-        a = [x for run in played for x in run]
-        b = [x for run in fixed for x in run]
-        low, high = bootstrap_ratio(played, fixed)
+    for (upper, lower), (played_runs, fixed_runs) in diffs.items():
+        a = [x for run in played_runs for x in run]
+        b = [x for run in fixed_runs for x in run]
+        low, high = bootstrap_ratio(played_runs, fixed_runs)
         change = [y - x for x, y in zip(a, b, strict=True)]
         se = statistics.stdev(change) / len(change) ** 0.5
         va, vb = statistics.variance(a), statistics.variance(b)
@@ -190,6 +199,22 @@ def main() -> None:
         hits = [sum(w.right["leaderboard"][r - 1] for w in walks)
                 for walks in (played_walks, fixed_walks)]  # fmt: skip
         print(f"  R={r:>3}: {share(hits[0], n)}  {share(hits[1], n)}")
+    print(f"  --until-settled, checked after every round, cap {args.rounds}: played; corrected")
+    first, second = closest
+    for title, runs_of, wrong in (
+        ("bundled bots", (played_walks, fixed_walks), None),
+        (f"identical bots ({first} and {second}, names swapped at 1/2)", twins, closest),
+    ):
+        said = []
+        for runs in runs_of:
+            stops = sorted(w.stop for w in runs if w.stop is not None)
+            median = stops[len(stops) // 2] if stops else "-"
+            text = f"{len(stops)} of {len(runs)} stopped, median {median}"
+            if wrong is not None:
+                bad = sum(declared(w, *wrong) or declared(w, *wrong[::-1]) for w in runs)
+                text += f", wrong stops {share(bad, len(runs))}"
+            said.append(text)
+        print(f"  {title}: {said[0]}; {said[1]}")
     print(f"  cost (process time, one core): play {play_time / deals * 1000:.2f} ms a deal, "
           f"correction {fix_time / deals * 1000:.2f} ms a deal")  # fmt: skip
 

@@ -23,6 +23,10 @@ def test_the_aivat_bench_prints_its_table() -> None:
                          r"change [+-]\d\.\d{3} ± \d\.\d{3}", said), pair  # fmt: skip
     assert re.search(r"R= 10: [01]\.\d{3} \[[01]\.\d{3}, [01]\.\d{3}\]  [01]\.\d{3} ", said)
     assert re.search(r"play \d+\.\d\d ms a deal, correction \d+\.\d\d ms a deal", said)
+    stops = r"\d+ of \d+ stopped, median (\d+|-)"
+    assert re.search(rf"  bundled bots: {stops}; {stops}\n", said)
+    wrong = rf"{stops}, wrong stops [01]\.\d{{3}} \[[01]\.\d{{3}}, [01]\.\d{{3}}\]"
+    assert re.search(rf"identical bots \(tracker and planner, .*\): {wrong}; {wrong}\n", said)
 
 
 def test_the_aivat_bench_refuses_a_decision_it_does_not_know() -> None:
