@@ -118,6 +118,19 @@ def test_a_line_whose_luck_is_not_its_replays_is_refused(tmp_path: Path) -> None
 
 
 @pytest.mark.parametrize(
+    ("seats", "says"),
+    [(None, "deal_luck needs luck_seats"), ([9], "(0 to 3), got [9]"), (["0"], "got ['0']")],
+)
+def test_verify_refuses_luck_seats_that_are_no_seats(tmp_path: Path, seats: Any, says: str) -> None:
+    out = corrected_run(tmp_path / "run")
+    matches = lines(out, "matches.jsonl")
+    matches[0]["luck_seats"] = seats
+    (out / "matches.jsonl").write_text("".join(json.dumps(m) + "\n" for m in matches))
+    code, text = arena("verify", str(out))
+    assert code == 1 and says in " ".join(text.split()) and "Traceback" not in text
+
+
+@pytest.mark.parametrize(
     "luck_field",
     [[[0.5, 0.5]], "lucky", [[0.0, 0.0, 0.0, "x"]] * 3, [[0.0] * 4] * 2],
     ids=["short-row", "not-a-list", "not-a-number", "too-few-deals"],

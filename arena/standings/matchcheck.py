@@ -75,8 +75,14 @@ def check_luck(
         if entry is None or entry.luck is None:
             raise ValueError(f"{path}: match {match}: deal_luck, but its game has no luck")
         seats = record.get("luck_seats")
-        if not isinstance(seats, list) or not all(isinstance(s, int) for s in seats):
-            raise ValueError(f"{path}: match {match}: deal_luck without a list of luck_seats")
+        n = len(record["seats"])
+        if not isinstance(seats, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in seats
+        ):
+            raise ValueError(
+                f"{path}: match {match}: deal_luck needs luck_seats, a list of its seats "
+                f"(0 to {n - 1}), got {seats!r}"
+            )
         logged = deals.get(match, ())
         if not isinstance(record["deal_luck"], list) or len(logged) != len(record["deal_luck"]):
             raise ValueError(

@@ -127,7 +127,7 @@ def luck(
         raise ValueError(f"no such decisions: {sorted(unknown)}; the choices are {DECISIONS}")
     total = [0.0] * len(deal["seats"])
     uniform = frozenset(seats)
-    if not uniform or any(f["seat"] in uniform for f in deal.get("faults") or ()):
+    if not uniform or any(f.get("seat") in uniform for f in deal.get("faults") or ()):
         return total
     hands = [mask_of(Card.parse(c) for c in hand) for hand in deal["hands"]]
     state = sim.Sim.start(rules_of(deal, 1), hands, -1 if deal["direction"] == "ccw" else 1)
