@@ -8,6 +8,7 @@ measured by bench/aivat.py; the correction itself is tested in tests/test_truf_l
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -117,33 +118,103 @@ def test_a_line_whose_luck_is_not_its_replays_is_refused(tmp_path: Path) -> None
     assert "but its replay gives" in said and "Traceback" not in text
 
 
+def _rewrite(out: Path, matches: list[dict[str, Any]]) -> None:
+    (out / "matches.jsonl").write_text("".join(json.dumps(m) + "\n" for m in matches))
+
+
+def test_verify_holds_the_lines_to_the_runs_random_seats(tmp_path: Path) -> None:
+    """A line cannot drop its correction, correct another seat with numbers recomputed
+    for it, or hold a NaN; a run that was not corrected holds no correction."""
+    out = corrected_run(tmp_path / "run")
+    good = lines(out, "matches.jsonl")
+    deals = [d for d in lines(out, "replays.jsonl") if d["match"] == good[0]["match"]]
+    greedy = good[0]["seats"].index("greedy#1")
+    forged = dict(good[0], luck_seats=[greedy], deal_luck=[luck(d, [greedy]) for d in deals])
+    stripped = {k: v for k, v in good[0].items() if k not in ("luck_seats", "deal_luck")}
+    nan = json.loads(json.dumps(good[0]))
+    nan["deal_luck"][0][0] = float("nan")
+    for line, says in (
+        (forged, f"luck_seats [{greedy}], but the run corrects seats"),
+        (stripped, "luck_seats None, but the run corrects seats"),
+        (nan, "deal 1: deal_luck [nan,"),
+    ):
+        _rewrite(out, [line, *good[1:]])
+        code, text = arena("verify", str(out))
+        assert code == 1 and says in " ".join(text.split()), text
+        assert "Traceback" not in text
+    plain = tmp_path / "plain"
+    code, text = arena("tournament", "--in-process", "--rounds", "3", "--deals", "3",
+                       "--seed", "11", "--results", str(plain), "--quiet", *FAST)  # fmt: skip
+    assert code == 0, text
+    played = lines(plain, "matches.jsonl")
+    fields = [{k: c[k] for k in ("luck_seats", "deal_luck")} for c in good]
+    _rewrite(plain, [{**m, **f} for m, f in zip(played, fields, strict=True)])
+    code, text = arena("verify", str(plain))
+    assert code == 1 and "but no seat of it is a corrected random bot" in " ".join(text.split())
+
+
+def test_a_random_seat_the_fallback_played_unasked_is_not_corrected(tmp_path: Path) -> None:
+    """Disqualified or forfeiting, its seat played the fallback unasked: no uniform
+    choice, so the match line corrects only the other random seats."""
+    from arena.games.registry import game_entry
+    from arena.play.faults import FaultBook
+    from arena.play.tournament import MatchContext, finish_match
+
+    out = corrected_run(tmp_path / "run", rounds=1)
+    (match,) = lines(out, "matches.jsonl")
+    deals = lines(out, "replays.jsonl")
+    game = RunConfig(deals=3).make_game()
+    first, second = match["luck_seats"]
+    ctx = MatchContext(match["match"], uniform=(first, second))
+    for flag in ("disqualified", "forfeit"):
+        book = FaultBook(4, 3)
+        getattr(book, flag)[first] = True
+        record = finish_match(game, ctx, match["seats"], match["totals"], match["raw_ranks"],
+                              match["teams"], deals, book)  # fmt: skip
+        assert record["luck_seats"] == [second]
+        assert record["deal_luck"] == [game_entry("truf").deal_luck(d, [second])[0] for d in deals]
+        getattr(book, flag)[second] = True
+        record = finish_match(game, ctx, match["seats"], match["totals"], match["raw_ranks"],
+                              match["teams"], deals, book)  # fmt: skip
+        assert "luck_seats" not in record and "deal_luck" not in record
+
+
+def test_every_spelling_of_the_bundled_random_bot_is_corrected(tmp_path: Path) -> None:
+    code, text = arena("tournament", "--in-process", "--correct-random", "--rounds", "1",
+                       "--deals", "1", "--results", str(tmp_path / "x"), "--quiet", "--bots",
+                       "truf.random,bots.random:Bot,greedy,greedy")  # fmt: skip
+    assert code == 0, text
+    (match,) = lines(tmp_path / "x", "matches.jsonl")
+    assert len(match["luck_seats"]) == 2
+
+
 @pytest.mark.parametrize(
     ("seats", "says"),
-    [(None, "deal_luck needs luck_seats"), ([9], "(0 to 3), got [9]"), (["0"], "got ['0']")],
+    [(None, "luck_seats None, but the run corrects"), ([9], "luck_seats [9], but the run")],
 )
 def test_verify_refuses_luck_seats_that_are_no_seats(tmp_path: Path, seats: Any, says: str) -> None:
     out = corrected_run(tmp_path / "run")
     matches = lines(out, "matches.jsonl")
     matches[0]["luck_seats"] = seats
-    (out / "matches.jsonl").write_text("".join(json.dumps(m) + "\n" for m in matches))
+    _rewrite(out, matches)
     code, text = arena("verify", str(out))
     assert code == 1 and says in " ".join(text.split()) and "Traceback" not in text
 
 
 @pytest.mark.parametrize(
     "luck_field",
-    [[[0.5, 0.5]], "lucky", [[0.0, 0.0, 0.0, "x"]] * 3, [[0.0] * 4] * 2],
-    ids=["short-row", "not-a-list", "not-a-number", "too-few-deals"],
+    [[[0.5, 0.5]], "lucky", [[0.0, 0.0, 0.0, "x"]] * 3, [[0.0] * 4] * 2, [[math.nan] * 4] * 3],
+    ids=["short-row", "not-a-list", "not-a-number", "too-few-deals", "nan"],
 )
 def test_a_broken_deal_luck_is_a_one_line_error(tmp_path: Path, luck_field: Any) -> None:
     out = corrected_run(tmp_path / "run")
     matches = lines(out, "matches.jsonl")
     matches[0]["deal_luck"] = luck_field
-    with pytest.raises(RatingError, match=r"deal_luck must hold 4 numbers for each of its 3"):
+    with pytest.raises(RatingError, match=r"deal_luck must hold 4 finite numbers for each of its"):
         rated_points(matches[0])
     (out / "matches.jsonl").write_text("".join(json.dumps(m) + "\n" for m in matches))
     code, text = arena("leaderboard", str(out))
-    assert code == 1 and "deal_luck must hold 4 numbers" in text
+    assert code == 1 and "deal_luck must hold 4 finite numbers" in text
     assert "Traceback" not in text and len(text.strip().splitlines()) == 1
 
 

@@ -122,13 +122,34 @@ def test_the_mode_choice_at_13_is_corrected_when_the_random_seat_makes_it(
     assert any(abs(x) > 1e-9 for x in luck(deal, [seat], decisions=("mode",)))
 
 
-def test_no_correction_without_a_random_seat_or_after_its_fault() -> None:
+def test_no_term_without_a_random_seat_or_for_a_decision_it_faulted() -> None:
+    """A fallback is no uniform choice: the decision a fault record names (its
+    ``decision``: the bids are 1 to 4 in seat order) gets no term, the others keep theirs."""
     deal = _deals("classic", seed=4)[0]
     seat = _random_seat(deal)
     assert luck(deal, []) == [0.0] * 4
-    faulted = dict(deal, faults=[{"seat": seat, "kind": "timeout"}])
-    assert luck(faulted, [seat]) == [0.0] * 4  # its fallback is no uniform choice
-    other = dict(deal, faults=[{"seat": (seat + 1) % 4, "kind": "timeout"}])
+    bid = luck(deal, [seat], decisions=("bid",))
+    assert any(abs(x) > 1e-9 for x in bid)
+    at_bid = dict(deal, faults=[{"seat": seat, "kind": "timeout", "decision": seat + 1}])
+    assert luck(at_bid, [seat], decisions=("bid",)) == [0.0] * 4
+    later = dict(deal, faults=[{"seat": seat, "kind": "timeout", "decision": 30}])
+    assert luck(later, [seat], decisions=("bid",)) == bid  # a card's fault: the bid stands
+    other = dict(deal, faults=[{"seat": (seat + 1) % 4, "kind": "timeout", "decision": seat + 1}])
     assert luck(other, [seat]) == luck(deal, [seat])
     with pytest.raises(ValueError, match="no such decisions: \\['bids'\\]"):
         luck(deal, [seat], decisions=("bids",))
+
+
+def test_a_deal_the_simulator_cannot_follow_gets_zeros_and_says_why() -> None:
+    """GameEntry.deal_luck: the run records zeros (its points as played) and finishes;
+    ``arena verify`` reports the why (tests/test_correct_random.py)."""
+    from arena.games.registry import game_entry
+
+    deal = _deals("classic", seed=4)[0]
+    seat = _random_seat(deal)
+    entry = game_entry("truf")
+    values, why = entry.deal_luck(deal, [seat])
+    assert why is None and values == [round(x, 6) for x in luck(deal, [seat])]
+    bad = dict(deal, scores=[s + 1 for s in deal["scores"]])
+    values, why = entry.deal_luck(bad, [seat])
+    assert values == [0.0] * 4 and why is not None and "the simulator scores" in why

@@ -188,6 +188,19 @@ class GameEntry:
     # subtract. None: the game offers no such correction yet.
     luck: Callable[[Mapping[str, Any], Collection[int]], list[float]] | None = None
 
+    def deal_luck(
+        self, deal: Mapping[str, Any], seats: Collection[int]
+    ) -> tuple[list[float], str | None]:
+        """One deal's ``deal_luck`` (``luck``, rounded to 6 decimals) and None; or zeros
+        and why, when the game's simulator cannot follow the deal (an arena defect, which
+        ``arena verify`` reports; the run still finishes, that deal's points as played)."""
+        if self.luck is None:
+            raise ValueError(f"{self.title} has no luck correction")
+        try:
+            return [round(x, 6) for x in self.luck(deal, seats)], None
+        except ValueError as exc:
+            return [0.0] * len(deal["seats"]), str(exc)
+
     def option(self, flag: str) -> GameOption | None:
         """This game's option ``flag`` ("--seats"), or None."""
         return next((o for o in self.options if o.flag == flag), None)

@@ -335,13 +335,24 @@ def uniform_entrants(config: RunConfig, entrants: Sequence[str]) -> frozenset[st
             "--correct-random needs the arena to run the random bot itself (its policy must "
             "be known); the bots of arena serve are their own"
         )
-    uniform = frozenset(e for e in entrants if split_options(config.spec_of(e))[0] == "random")
+    uniform = frozenset(e for e in entrants if is_random_bot(config.spec_of(e), config.game))
     if not uniform:
         raise ConfigError(
             "--correct-random: no entrant is the bundled random bot (add random to --bots, "
             "or drop --correct-random)"
         )
     return uniform
+
+
+def is_random_bot(spec: str, game: str) -> bool:
+    """Whether ``spec`` runs the bundled random bot (``random``, ``truf.random``,
+    ``bots.random:Bot``; no option changes its play)."""
+    from bots import bundled_module
+
+    name = split_options(spec)[0]
+    if ":" in name:
+        return name in ("bots.random:Bot", "bots.random:RandomBot")
+    return bundled_module(name, game) == "bots.random"
 
 
 def load_bot(spec: str, seed: str, game: str = "truf", *, check_games: bool = True) -> Bot:

@@ -109,7 +109,7 @@ def finish_match(
         **game.match_stats(deals),
         **summary,
         "deal_points": deal_points(deals, len(names)),
-        **deal_luck(game, ctx.uniform, deals),
+        **deal_luck(game, [s for s in ctx.uniform if not out[s]], deals),
     }
 
 
@@ -117,16 +117,16 @@ def deal_luck(
     game: Game, uniform: Sequence[int], deals: Sequence[Mapping[str, Any]]
 ) -> dict[str, Any]:
     """``--correct-random``'s fields of a match line: the seats that chose at random
-    (``luck_seats``) and, per deal and seat, the points their choices brought beyond
-    their average (``deal_luck``: the game's ``GameEntry.luck``), which the ratings
-    subtract from ``deal_points``; nothing when no seat is corrected."""
+    (``luck_seats``; not one disqualified or forfeiting, whose seat the fallback played
+    unasked) and, per deal and seat, the points their choices brought beyond their
+    average (``deal_luck``: ``GameEntry.deal_luck``), which the ratings subtract from
+    ``deal_points``; nothing when no seat is corrected."""
     entry = REGISTRY.get(game.name)
     if not uniform or entry is None or entry.luck is None:
         return {}
-    luck = entry.luck
     return {
         "luck_seats": list(uniform),
-        "deal_luck": [[round(x, 6) for x in luck(deal, uniform)] for deal in deals],
+        "deal_luck": [entry.deal_luck(deal, uniform)[0] for deal in deals],
     }
 
 

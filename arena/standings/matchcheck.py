@@ -4,7 +4,8 @@ fault records show, and its ``deal_luck`` (``--correct-random``) is what the rep
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -61,47 +62,67 @@ def check_luck(
     path: Path,
     records: Sequence[Mapping[str, Any]],
     deals: Mapping[str, Sequence[Mapping[str, Any]]],
+    uniform: Collection[str] | None,
 ) -> int:
-    """Raise ValueError naming the match and deal unless each line's ``deal_luck``
-    (``--correct-random``) is what its game's ``luck`` gives for its deals and
-    ``luck_seats``, recomputed from the replays (the same record gives the same numbers).
-    Returns the deals checked."""
+    """Raise ValueError naming the match (and deal) unless each line's ``luck_seats`` and
+    ``deal_luck`` (``--correct-random``) are what the run gives: ``uniform``, the run's
+    entrants played by the bundled random bot (empty when the run was not corrected; None
+    when the run's options are unknown, and then only lines that hold the fields are
+    checked), on every line whose table seats one that was neither disqualified nor
+    forfeited, and on no other; and each deal's numbers what its game's ``luck`` gives
+    for the replay, recomputed. Returns the deals checked."""
     checked = 0
     for record in records:
-        if "deal_luck" not in record:
-            continue
         match = str(record["match"])
+        names = record["seats"]
+        left = {  # seats the fallback played unasked: never corrected
+            s
+            for flags in (record.get("disqualified") or (), record.get("forfeit") or ())
+            for s, flag in enumerate(flags)
+            if flag
+        }
+        has = "deal_luck" in record or "luck_seats" in record
+        if uniform is not None:
+            want = [s for s, n in enumerate(names) if n in uniform and s not in left]
+            if not want and has:
+                raise ValueError(f"{path}: match {match}: luck_seats and deal_luck, but no "
+                                 "seat of it is a corrected random bot")  # fmt: skip
+            if want and record.get("luck_seats") != want:
+                raise ValueError(f"{path}: match {match}: luck_seats "
+                                 f"{record.get('luck_seats')!r}, but the run corrects seats "
+                                 f"{want} (its random bot)")  # fmt: skip
+        if not has:
+            continue
         entry = REGISTRY.get(record_game(record))
         if entry is None or entry.luck is None:
             raise ValueError(f"{path}: match {match}: deal_luck, but its game has no luck")
         seats = record.get("luck_seats")
-        n = len(record["seats"])
         if not isinstance(seats, list) or not all(
-            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < n for s in seats
+            isinstance(s, int) and not isinstance(s, bool) and 0 <= s < len(names) for s in seats
         ):
-            raise ValueError(
-                f"{path}: match {match}: deal_luck needs luck_seats, a list of its seats "
-                f"(0 to {n - 1}), got {seats!r}"
-            )
+            raise ValueError(f"{path}: match {match}: deal_luck needs luck_seats, a list of "
+                             f"its seats (0 to {len(names) - 1}), got {seats!r}")  # fmt: skip
         logged = deals.get(match, ())
-        if not isinstance(record["deal_luck"], list) or len(logged) != len(record["deal_luck"]):
-            raise ValueError(
-                f"{path}: match {match}: deal_luck must hold one list per deal of its "
-                f"replays ({len(logged)})"
-            )
-        for number, (deal, luck) in enumerate(zip(logged, record["deal_luck"], strict=True), 1):
-            want = entry.luck(deal, seats)
-            numbers = isinstance(luck, list) and all(
-                isinstance(x, int | float) and not isinstance(x, bool) for x in luck
+        luck = record.get("deal_luck")
+        if not isinstance(luck, list) or len(logged) != len(luck):
+            raise ValueError(f"{path}: match {match}: deal_luck must hold one list per deal "
+                             f"of its replays ({len(logged)})")  # fmt: skip
+        for number, (deal, given) in enumerate(zip(logged, luck, strict=True), 1):
+            want_values, defect = entry.deal_luck(deal, seats)
+            if defect is not None:
+                raise ValueError(f"{path}: match {match} deal {number}: the simulator cannot "
+                                 f"follow it ({defect}): an arena defect")  # fmt: skip
+            numbers = isinstance(given, list) and all(
+                isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+                for x in given
             )
             if (
                 not numbers
-                or len(luck) != len(want)
-                or any(abs(a - b) > 1e-6 for a, b in zip(luck, want, strict=True))
+                or len(given) != len(want_values)
+                or any(abs(a - b) > 1e-6 for a, b in zip(given, want_values, strict=True))
             ):
-                raise ValueError(
-                    f"{path}: match {match} deal {number}: deal_luck {luck} but its replay "
-                    f"gives {[round(x, 6) for x in want]} (docs/results.md, deal_luck)"
-                )
+                raise ValueError(f"{path}: match {match} deal {number}: deal_luck {given} but "
+                                 f"its replay gives {want_values} (docs/results.md, "
+                                 "deal_luck)")  # fmt: skip
             checked += 1
     return checked

@@ -136,11 +136,15 @@ def rated_points(record: Mapping[str, Any]) -> list[list[float]]:
         not isinstance(luck, list)
         or len(luck) != len(points)
         or any(not isinstance(x, list) or len(x) != n for x in luck)
-        or any(not isinstance(v, int | float) or isinstance(v, bool) for x in luck for v in x)
+        or any(
+            not isinstance(v, int | float) or isinstance(v, bool) or not math.isfinite(v)
+            for x in luck
+            for v in x
+        )
     ):
         raise RatingError(
-            f"match {record.get('match')!r}: deal_luck must hold {n} numbers for each of "
-            f"its {len(points)} deals"
+            f"match {record.get('match')!r}: deal_luck must hold {n} finite numbers for "
+            f"each of its {len(points)} deals"
         )
     return [
         [p - x for p, x in zip(deal, out, strict=True)]
@@ -148,11 +152,18 @@ def rated_points(record: Mapping[str, Any]) -> list[list[float]]:
     ]
 
 
-def deal_ranks(record: Mapping[str, Any], deal: int, margin: float = 0.0) -> list[int]:
-    """Each team's rank in deal ``deal`` (0-based) of the record's ``rated_points``: by
-    its ``team_points`` (1 is best). Going down from the best, a team within ``margin``
-    points of the team above shares its rank (equal points always do)."""
-    keys = team_points(record["teams"], rated_points(record)[deal])
+def deal_ranks(
+    record: Mapping[str, Any],
+    deal: int,
+    margin: float = 0.0,
+    points: Sequence[Sequence[float]] | None = None,
+) -> list[int]:
+    """Each team's rank in deal ``deal`` (0-based) of the record's ``rated_points`` (or
+    ``points``, the same computed once for the whole record): by its ``team_points`` (1
+    is best). Going down from the best, a team within ``margin`` points of the team above
+    shares its rank (equal points always do)."""
+    rated = rated_points(record) if points is None else points
+    keys = team_points(record["teams"], rated[deal])
     order = sorted(range(len(keys)), key=lambda t: -keys[t])
     ranks = [0] * len(keys)
     for place, team in enumerate(order):
@@ -1006,8 +1017,9 @@ class Ratings:
                 self._rate(record, rating_ranks(record), where)
             return
         if unit != "match" and self._rates_deals(record, where):
-            for deal in range(len(record["deal_points"])):
-                self._rate(record, deal_ranks(record, deal, self.params.margin), where)
+            points = rated_points(record)
+            for deal in range(len(points)):
+                self._rate(record, deal_ranks(record, deal, self.params.margin, points), where)
         if unit != "deal" or not self._rates_deals(record, where):
             self._rate(record, rating_ranks(record), where)
 

@@ -23,9 +23,10 @@ not random takes the better mode for itself by one playout of each), every optio
 decision from the same random numbers, so their differences are the options' own. With
 ``width`` > 0 only the chosen option and ``width`` − 1 others drawn uniformly are played
 out: every option is then in the set with the same chance whichever was chosen, so the
-term still averages to zero, for a fraction of the playouts. A deal in which a random seat
-faulted (its fallback is no uniform choice) gets no correction. The random numbers come
-from the match and the deal, so the same record gives the same correction.
+term still averages to zero, for a fraction of the playouts. A decision on which a random
+seat faulted (its fallback is no uniform choice) gets no term; its other decisions keep
+theirs, each zero on average by itself. The random numbers come from the match and the
+deal, so the same record gives the same correction.
 ``bench/aivat.py`` measures what it removes and what it costs.
 """
 
@@ -127,8 +128,11 @@ def luck(
         raise ValueError(f"no such decisions: {sorted(unknown)}; the choices are {DECISIONS}")
     total = [0.0] * len(deal["seats"])
     uniform = frozenset(seats)
-    if not uniform or any(f.get("seat") in uniform for f in deal.get("faults") or ()):
+    if not uniform:
         return total
+    # The decisions (numbered as fault records number them, docs/results.md: the bids in
+    # seat order, the mode choice, the cards in trick order) that a fallback made.
+    faulted = {f.get("decision") for f in deal.get("faults") or () if f.get("seat") in uniform}
     hands = [mask_of(Card.parse(c) for c in hand) for hand in deal["hands"]]
     state = sim.Sim.start(rules_of(deal, 1), hands, -1 if deal["direction"] == "ccw" else 1)
     made = [_bid_move(bid_from_json(b)) for b in deal["bids"]]
@@ -138,6 +142,13 @@ def luck(
     def add(values: Sequence[float]) -> None:
         for s, t in enumerate(values):
             total[s] += t
+
+    where = f"match {deal.get('match')} deal {deal.get('deal')}"
+
+    def chosen(options: Sequence[Any], made: Any) -> int:
+        if made not in options:
+            raise ValueError(f"{where}: {made!r} is not among the simulator's legal choices")
+        return list(options).index(made)
 
     if "bid" in decisions:
         for seat in sorted(uniform):
@@ -150,12 +161,15 @@ def luck(
                     trial.bid(other, option if other == seat else bid)
                 return _value(trial, uniform, samples, seed)
 
-            add(decision_term(options, options.index(made[seat]), bid_value, width, rng))
+            if seat + 1 not in faulted:  # the bids are decisions 1 to 4
+                add(decision_term(options, chosen(options, made[seat]), bid_value, width, rng))
     for seat, bid in enumerate(made):
         state.bid(seat, bid)
+    number = len(made)
     if state.phase == sim.MODE:
+        number += 1
         atas = deal["mode"] == "atas"
-        if state.turn in uniform and "mode" in decisions:
+        if state.turn in uniform and "mode" in decisions and number not in faulted:
             seed = rng.randrange(1 << 30)
 
             def mode_value(option: bool) -> Values:
@@ -167,8 +181,9 @@ def luck(
         state.choose_mode(atas)
     for trick in deal["tricks"]:
         for seat, code in trick["cards"]:
+            number += 1
             card = int(Card.parse(code))
-            if seat in uniform and "play" in decisions:
+            if seat in uniform and "play" in decisions and number not in faulted:
                 cards = [int(c) for c in CARD_SLICES.of_mask(state.legal_mask())]
                 if len(cards) > 1:
                     seed = rng.randrange(1 << 30)
@@ -178,11 +193,11 @@ def luck(
                         trial.play(option)
                         return _value(trial, uniform, samples, seed)
 
-                    add(decision_term(cards, cards.index(card), card_value, width, rng))
+                    add(decision_term(cards, chosen(cards, card), card_value, width, rng))
             state.play(card)
     if list(state.scores()) != list(deal["scores"]):
         raise ValueError(
-            f"match {deal.get('match')} deal {deal.get('deal')}: the simulator scores "
-            f"{list(state.scores())} where the record has {list(deal['scores'])}"
+            f"{where}: the simulator scores {list(state.scores())} where the record has "
+            f"{list(deal['scores'])}"
         )
     return total
