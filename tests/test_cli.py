@@ -101,6 +101,22 @@ def test_verify_accepts_a_real_run_and_catches_a_tampered_one(tmp_path: Path) ->
     assert code == 1 and "field 'scores'" in text
 
 
+def test_verify_catches_a_match_line_whose_points_are_not_its_replays(tmp_path: Path) -> None:
+    """deal_points is what the ratings rate: a line that moves a point between seats,
+    totals and ranks untouched, is caught against the replays (one line, no traceback)."""
+    out = run_in_process(tmp_path)
+    lines = (out / "matches.jsonl").read_text().splitlines()
+    rec = json.loads(lines[1])
+    rec["deal_points"][0][0] += 1
+    rec["deal_points"][0][1] -= 1
+    lines[1] = json.dumps(rec)
+    (out / "matches.jsonl").write_text("\n".join(lines) + "\n")
+    code, text = arena("verify", str(out))
+    said = " ".join(text.split())
+    assert code == 1 and f"match {rec['match']}: deal_points" in said
+    assert "but its replays give" in said and "Traceback" not in text
+
+
 @pytest.mark.parametrize("fmt", ["table", "csv", "json", "markdown"])
 def test_leaderboard_rerenders_from_saved_files(tmp_path: Path, fmt: str) -> None:
     out = run_in_process(tmp_path)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 
@@ -14,3 +14,15 @@ def envelope(
     which match, the 1-based number of the dealing of cards (a Truf deal, a Truco hand),
     and the entrant at each seat."""
     return {"schema": schema, "game": game, "match": match_id, "deal": deal, "seats": list(seats)}
+
+
+def deal_points(deals: Sequence[Mapping[str, Any]], seats: int) -> list[list[int]]:
+    """Each deal's points per seat, from the deal records' cumulative per-seat ``totals``
+    (every game's deal record carries them): what rating deal by deal reads."""
+    out: list[list[int]] = []
+    before = [0] * seats
+    for deal in deals:
+        totals = deal["totals"]
+        out.append([totals[s] - before[s] for s in range(seats)])
+        before = list(totals)
+    return out

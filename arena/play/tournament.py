@@ -14,6 +14,7 @@ from typing import Any, Protocol, cast
 
 from arena.bot import Bot, call_hook, has_hook
 from arena.core.errors import AnswerIndexError, RuleError
+from arena.core.records import deal_points
 from arena.core.seeding import block_key, match_key, schedule_seed
 from arena.games.registry import REGISTRY, DuplicateGame, Game, Match
 from arena.play.faults import FaultBook, FaultKind
@@ -128,18 +129,6 @@ def deal_luck(
         "luck_seats": list(uniform),
         "deal_luck": [entry.deal_luck(deal, uniform)[0] for deal in deals],
     }
-
-
-def deal_points(deals: Sequence[Mapping[str, Any]], seats: int) -> list[list[int]]:
-    """Each deal's points per seat, from the deal records' cumulative per-seat ``totals``
-    (every game's deal record carries them): what rating deal by deal reads."""
-    out: list[list[int]] = []
-    before = [0] * seats
-    for deal in deals:
-        totals = deal["totals"]
-        out.append([totals[s] - before[s] for s in range(seats)])
-        before = list(totals)
-    return out
 
 
 def fault_kind(game: Game, exc: Exception) -> FaultKind:

@@ -9,6 +9,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.core.records import deal_points
 from arena.games.registry import REGISTRY, record_game
 from arena.standings.places import record_places
 
@@ -55,6 +56,25 @@ def check_disqualifications(
             raise ValueError(
                 f"{path}: match {match}: disqualified {record['disqualified']} but its deals' "
                 f"faults disqualify {seen}"
+            )
+
+
+def check_points(
+    path: Path,
+    records: Sequence[Mapping[str, Any]],
+    deals: Mapping[str, Sequence[Mapping[str, Any]]],
+) -> None:
+    """Raise ValueError naming the match unless each line's ``deal_points`` (what the
+    ratings rate) are its replays' points, deal by deal (``arena.core.records``)."""
+    for record in records:
+        match = str(record["match"])
+        if match not in deals or "deal_points" not in record:
+            continue
+        want = deal_points(deals[match], len(record["seats"]))
+        if record["deal_points"] != want:
+            raise ValueError(
+                f"{path}: match {match}: deal_points {record['deal_points']} but its "
+                f"replays give {want}"
             )
 
 
