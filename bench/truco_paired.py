@@ -154,6 +154,7 @@ runs' ``--out`` files hand by hand.
 from __future__ import annotations
 
 import argparse
+import copy
 import itertools
 import json
 import random
@@ -204,13 +205,46 @@ def play_hand(
     return match.finished[-1], log
 
 
-def _play(match: TrucoMatch, bots: Sequence[Any]) -> list[tuple[int, str, Action]]:
+def play_both(
+    rules: TrucoRules, names: Sequence[str], seat: int, bot: str, base: str, i: int, warm: int
+) -> list[tuple[dict[str, Any], list[tuple[int, str, Action]]]]:
+    """``--history``: hand ``i`` after ``warm`` hands played by the seating itself, but
+    shrewd in the tested seat and for every pimc (search is slow; these hands only give
+    the history of the other seats' play), the same both ways; the bot under test is served the
+    tested seat's views of them (``observe``, if it has it), as it would have seen them
+    playing, and then plays the hand, as does the base bot from the same position."""
+    match = TrucoMatch(rules, match_id=f"pair{i}", seed=f"pair{i}")
+    warm_names = ["shrewd" if n.startswith("pimc") else n for n in names]
+    warm_names[seat] = "shrewd"
+    first = [load_bot(name, str(i), "truco") for name in warm_names]
+    tested = load_bot(bot, str(i), "truco")
+    watch = getattr(tested, "observe", None)
+    while match.hand_no <= warm and max(match.scores) < rules.points - 5:
+        _play(match, first, (seat, watch) if watch is not None else None)
+    out = []
+    for name in (bot, base):
+        names = list(names)
+        names[seat] = name
+        bots = [load_bot(n, str(i), "truco") for n in names]
+        if name == bot:
+            bots[seat] = tested
+        way = copy.deepcopy(match)
+        log = _play(way, bots)
+        out.append((way.finished[-1], log))
+    return out
+
+
+def _play(
+    match: TrucoMatch, bots: Sequence[Any], watch: tuple[int, Any] | None = None
+) -> list[tuple[int, str, Action]]:
     hand = match.hand_no
     log: list[tuple[int, str, Action]] = []
     while not match.is_over and match.hand_no == hand:
         (seat,) = match.to_act()
         legal = match.legal_actions(seat)
         view = match.view(seat)
+        if watch is not None and watch[0] == seat:
+            watch[1](view)
         picked = bots[seat].act(view, legal)
         action = legal[picked] if isinstance(picked, int) else picked
         log.append((seat, view.asked, action))
@@ -393,6 +427,10 @@ def main() -> None:
         "--shuffle", action="store_true",
         help="the other seats' bots in an order drawn for each hand (as a tournament seats them)",
     )  # fmt: skip
+    parser.add_argument(
+        "--history", action="store_true",
+        help="the hands before the tested one played by its seating, the tested bot shown them",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, help="write each hand's figures here (JSON lines)")
     args = parser.parse_args()
     if args.compare:
@@ -412,10 +450,15 @@ def main() -> None:
     for n, i in enumerate(itertools.islice(wanted, args.hands), 1):
         seat, warm = i % seats, i // seats % WARM
         names = seating(others, seat, seats, i, args.shuffle)
-        names[seat] = args.bot
-        rec_a, log_a = play_hand(rules, names, i, warm)
-        names[seat] = args.base
-        rec_b, log_b = play_hand(rules, names, i, warm)
+        if args.history:
+            (rec_a, log_a), (rec_b, log_b) = play_both(
+                rules, names, seat, args.bot, args.base, i, warm
+            )
+        else:
+            names[seat] = args.bot
+            rec_a, log_a = play_hand(rules, names, i, warm)
+            names[seat] = args.base
+            rec_b, log_b = play_hand(rules, names, i, warm)
         duels = rec_a["kind"] == "duels"
         pa, pb = parts(rec_a, seat), parts(rec_b, seat)
         gain = pa["total"] - pb["total"]

@@ -113,10 +113,10 @@ from arena.games.truco.calls import (
     envido_refused,
     next_envido_calls,
 )
-from arena.games.truco.cards import DECK
+from arena.games.truco.cards import DECK, Card
 from arena.games.truco.envido import EnvidoCount
 from arena.games.truco.sampling import Sampler
-from arena.games.truco.view import TrucoView
+from arena.games.truco.view import PlayView, TrucoView
 from bots.searching import SearchOptions, clear_gain, decision_rng, search
 from bots.truco import shrewd
 from bots.truco.reading import STRONG_ENVIDO
@@ -471,18 +471,136 @@ def likelihood(state: sim.Sim, seat: int, action: Action) -> float:
     return out
 
 
-def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, float]:
+def replay(
+    view: TrucoView, dealt: Sequence[Sequence[int]], noise: Sequence[float] | None = None
+) -> tuple[sim.Sim, float]:
     """``sim.from_view`` with the world's weight: the likelihood of every other seat's
-    actions in this play."""
+    actions in this play; a seat read as playing at random (``noise``, learn=1) weighs
+    its actions the less, as one acting so weighs every world the same."""
     state = sim.Sim.start(sim.rules_of(view), dealt, view.dealer, duels=view.kind == "duels",
                           scores=view.scores)  # fmt: skip
     weight = 1.0
     for play in view.plays:
         for seat, action in play.log:
             if seat != view.seat:
-                weight *= likelihood(state, seat, action)
+                odds = likelihood(state, seat, action)
+                if noise is not None and noise[seat]:
+                    odds = (1 - noise[seat]) * odds + noise[seat] * FLAT
+                weight *= odds
             state.step(action)  # the referee took it: legal in every world the view allows
     return state, weight
+
+
+PRIOR = 0.05  # learn=1: the chance, before any evidence, that a seat acts at random
+FLAT = 0.3  # a random seat's action as ``likelihood`` would weigh it: alike in every world
+NOISE_CAP = 0.9
+
+
+def _equity3(cards: Sequence[Card]) -> float:
+    """``equity`` at a play's start, from a seat's three cards (R1), as ``policy`` reads it."""
+    top = sorted((c.strength for c in cards), reverse=True)
+    return (top[0] + top[1]) / 28
+
+
+def play_evidence(play: PlayView, count: EnvidoCount, me: int, out: list[float]) -> None:
+    """Add to ``out[seat]`` the log odds that ``seat`` acts at random rather than as a
+    table player (``team_policy``'s thresholds), from each of its calls and acceptances in
+    ``play`` whose cards the play later showed (R14): an Envido call, raise or Quiero
+    with the number it declared (true, R9); a Truco call or Quiero once its three cards
+    were played; a Falta Envido opened; al mazo (R10). A random seat calls, accepts and
+    folds whatever its cards; a table player on the cards that make it pay. ``me`` (the
+    searching seat) is left out."""
+    declared = {s: p for s, p in play.declarations if p is not None}
+    cards: dict[int, list[Card]] = {}
+    for trick in (*(t.cards for t in play.tricks), play.trick):
+        for s, c in trick:
+            cards.setdefault(s, []).append(c)
+    half = len(play.seats) // 2
+    pending: list[bool] = []  # calls awaiting an answer, True for the Envido (R8 in R7)
+    for seat, action in play.log:
+        table = random_ = 0.0
+        if isinstance(action, Call):
+            envido = action.is_envido
+            raising = bool(pending) and pending[-1] == envido
+            if not raising:
+                pending.append(envido)
+            if envido and not raising and action.call is EnvidoCall.FALTA_ENVIDO:
+                table, random_ = 0.03, 0.12  # a Falta opened: the match on one number
+            elif envido and not raising and action.call is EnvidoCall.REAL_ENVIDO:
+                table, random_ = 0.05, 0.12  # a table opens a Real Envido on a sure number
+            elif envido and seat in declared:
+                p = team_envido(count, half - 1, half, raising)[declared[seat]]
+                table = 0.1 + 0.85 * _sigmoid((p - (RAISE_AT if raising else ENVIDO_AT)) / 0.1)
+                random_ = 0.35 if raising else 0.4
+            elif not envido and len(cards.get(seat, ())) == 3:
+                table = 0.1 + 0.85 * _sigmoid((_equity3(cards[seat]) - 0.7) / 0.08)
+                random_ = 0.2
+        elif isinstance(action, Answer):
+            envido = pending.pop() if pending else False
+            if action.accept and envido and seat in declared:
+                p = team_envido(count, half - 1, half, True)[declared[seat]]
+                table, random_ = 0.1 + 0.8 * _sigmoid((p - 0.45) / 0.1), 0.35
+            elif action.accept and not envido and len(cards.get(seat, ())) == 3:
+                table = 0.1 + 0.85 * _sigmoid((_equity3(cards[seat]) - 0.3) / 0.1)
+                random_ = 0.35
+        elif isinstance(action, Mazo):  # R10: a table player seldom folds a hand
+            table, random_ = 0.05, 0.15
+        if table and seat != me:
+            out[seat] += math.log(random_ / table)
+
+
+class Reads:
+    """learn=1: an opponent model learned within the match from what the views show
+    (R14): for each other seat, the chance that it calls and answers at random, whatever
+    its cards, rather than as the table player the playouts assume, from every earlier
+    hand of the match and this one (``play_evidence``; a prior of ``PRIOR``). The
+    playouts let such a seat act at random that often, and ``replay`` reads its actions
+    as telling that much less about its cards."""
+
+    def __init__(self) -> None:
+        # (match, seat) -> hand number -> the plays last seen of it
+        self.seen: dict[tuple[str, int], dict[int, tuple[PlayView, ...]]] = {}
+
+    def note(self, view: TrucoView) -> None:
+        key = (view.match_id, view.seat)
+        hands = self.seen.get(key)
+        if hands is None:
+            if len(self.seen) >= 64:  # bounded: forget the oldest match
+                del self.seen[next(iter(self.seen))]
+            hands = self.seen[key] = {}
+        hands[view.hand_no] = view.plays
+
+    def noise(self, view: TrucoView) -> list[float]:
+        """Each seat's chance of acting at random beyond the prior's (0 for no evidence,
+        and for the searching seat)."""
+        count = EnvidoCount(view.envido_count)
+        odds = [0.0] * len(view.names)
+        for plays in self.seen.get((view.match_id, view.seat), {}).values():
+            for play in plays:
+                play_evidence(play, count, view.seat, odds)
+        prior = math.log(PRIOR / (1 - PRIOR))
+        out = []
+        for seat, o in enumerate(odds):
+            if seat == view.seat or o <= 0:  # none, or what evidence there is says no
+                out.append(0.0)
+                continue
+            p = _sigmoid(prior + o)
+            out.append(min(NOISE_CAP, (p - PRIOR) / (1 - PRIOR)))
+        return out
+
+
+def noisy(move: Policy, noise: Sequence[float]) -> Policy:
+    """``move``, but each seat acts uniformly at random with its ``noise`` chance."""
+
+    def play(state: sim.Sim, rng: Uniform) -> Action:
+        asked, seat = state.asked()
+        e = noise[seat]
+        if e and rng.random() < e:
+            legal = state._legal(asked, seat)
+            return legal[int(rng.random() * len(legal))]
+        return move(state, rng)
+
+    return play
 
 
 BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
@@ -557,6 +675,7 @@ class Bot(BaseBot):
         read: bool = True,
         bets: str = "search",
         model: str = "team",
+        learn: bool = False,
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
@@ -568,8 +687,17 @@ class Bot(BaseBot):
         self.read = bool(read)
         self.bets = bets
         self.bettor = shrewd.Bot(seed=seed)
+        self.reads = Reads() if bool(learn) else None
+
+    def observe(self, view: TrucoView) -> None:
+        """learn=1: note what ``view`` shows of the other seats (``Reads``); ``act``
+        notes every view it is served, bench/truco_paired.py's ``--history`` the views
+        of the hands played before the tested one."""
+        if self.reads is not None:
+            self.reads.note(view)
 
     def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:
+        self.observe(view)
         if len(legal) == 1:
             return 0
         if view.asked == "declare":  # ruling R9: the true number, whenever it is legal
@@ -591,8 +719,11 @@ class Bot(BaseBot):
         team = view.seat % 2
         race = Race(len(actions))
 
+        noise = self.reads.noise(view) if self.reads is not None else None
+        move = noisy(self.move, noise) if noise is not None and any(noise) else self.move
+
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
-            return replay(view, sampler.sample(rng))
+            return replay(view, sampler.sample(rng), noise)
 
         def weigh(world: object) -> float:
             return world[1] if self.read else 1.0  # type: ignore[index]
@@ -607,7 +738,7 @@ class Bot(BaseBot):
                     continue
                 child = state.copy()
                 child.step(action)
-                points = play_out(child, Draws(draws, rng), self.move)
+                points = play_out(child, Draws(draws, rng), move)
                 values.append(points[team] - points[1 - team])
             race.add(values, weigh(world))
             return values
