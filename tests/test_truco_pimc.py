@@ -254,13 +254,13 @@ def play_alike(match: TrucoMatch, bot: pimc.Bot, twin: pimc.Bot, moves: int = 12
 
 @pytest.mark.parametrize(
     ("seats", "options"),
-    [(4, {"bets": "guard"}), (6, {"model": "own"}), (6, {"learn": 1})],
-    ids=["guard", "own", "learn"],
+    [(4, {"bets": "guard"}), (6, {"model": "own"}), (6, {"learn": 0})],
+    ids=["guard", "own", "no-learn"],
 )
 def test_with_other_options_it_plays_legal_moves_that_repeat(
     seats: int, options: dict[str, Any]
 ) -> None:
-    """bets=guard, the playouts' old Envido model (model=own), and learn=1."""
+    """bets=guard, the playouts' old Envido model (model=own), and learn=0."""
     match = TrucoMatch(TrucoRules(seats=seats), match_id="opts", seed="opts")
     play_alike(match, *(pimc.Bot(seed=4, samples=6, **options) for _ in range(2)))
 
@@ -370,6 +370,10 @@ def test_learn_reads_al_mazo_and_a_falta_opened_as_random() -> None:
     assert (1, MAZO) in view.current.log
     pimc.play_evidence(view.current, EnvidoCount(view.envido_count), -1, odds)
     assert odds[0] > 0 and odds[1] > 0 and odds[2] == odds[3] == 0
+
+
+def test_it_learns_by_default_and_not_with_learn_0() -> None:
+    assert pimc.Bot().reads is not None and pimc.Bot(learn=0).reads is None
 
 
 def test_learn_knows_nothing_of_a_match_it_has_not_seen() -> None:

@@ -675,7 +675,7 @@ class Bot(BaseBot):
         read: bool = True,
         bets: str = "search",
         model: str = "team",
-        learn: bool = False,
+        learn: bool = True,
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
