@@ -144,11 +144,33 @@ beside others' jobs, load 7 to 13):
   --start 600``, 300, run in two parts) -0.02 ± 0.16 (capped +0.06 ± 0.12; Truco +0.06
   ± 0.11, Envido -0.07 ± 0.10). No gain shown.
 
+``--history``: the hands before the tested one are played by the seating itself (shrewd in
+the tested seat and for every pimc: the search is slow, and these hands serve only as the
+history of the other seats' play), the same both ways, and the bot under test is served
+the tested seat's views of them (``observe``), as it would have seen them playing; then
+both ways play the hand from the same position. This measures what a bot learns within
+the match (pimc's ``learn``), which the fresh bots of the default cannot show.
+
+The opponent model learned within the match (``pimc:learn=1``, branch truco9, commit
+077efde; nice 19 beside one other engineer's jobs, load 2 to 3), one seat, against the
+default before it (``--bot pimc:samples=150:learn=1 --base pimc:samples=150 --shuffle
+--history``, the other seats as by default):
+
+* six seats, 300 hands from 600 and 600 from 1500: +0.20 ± 0.11 points a hand (capped
+  +0.22 ± 0.06; Envido +0.11 ± 0.09, Truco +0.09 ± 0.04). With ``random`` on the other
+  team +0.35 ± 0.14 (582 hands; its duels +0.80 ± 0.21, the team hands -0.14 ± 0.19);
+  with ``random`` a partner -0.09 ± 0.16 (318). No history (the match's first hand):
+  -0.15 ± 0.33 (108); one to three hands before +0.27 ± 0.19, four to seven +0.23 ± 0.14.
+* four seats (``--seats 4 --bot pimc:samples=200:learn=1 --base pimc:samples=200 --others
+  shrewd,basic,random``, 400 hands): +0.20 ± 0.15 (capped +0.22 ± 0.09).
+* two seats (``--seats 2``, ``samples=300``, ``--others shrewd``, 300 hands): -0.03 ±
+  0.12 (capped +0.03 ± 0.06): nothing to learn of shrewd.
+
 Run (a statistical bench, no clock in it: at the lowest priority):
 ``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]
 [--base shrewd] [--others pimc:samples=150,shrewd,shrewd,basic,random] [--shuffle]
-[--out FILE]``; ``python bench/truco_paired.py --compare NEW.jsonl OLD.jsonl`` pairs two
-runs' ``--out`` files hand by hand.
+[--history] [--out FILE]``; ``python bench/truco_paired.py --compare NEW.jsonl OLD.jsonl``
+pairs two runs' ``--out`` files hand by hand.
 """
 
 from __future__ import annotations

@@ -22,6 +22,21 @@ model (option ``model=own``, ``policy``) answered on a seat's own number, so at 
 seats the search bluffed a Real Envido in a third to a half of the team hands and lost
 on it (bench/truco_paired.py has the figures).
 
+What it learns of the table (``learn``, on by default since 2026-11-26): within each
+match, from the views it is served (R14), how likely each other seat is to call, answer
+and fold at random rather than as the table player the playouts assume (``Reads``: a
+call or Quiero against the number it later declared, R9, or against its three cards
+once played; al mazo, R10; a Falta or Real Envido opened, which a table player makes on
+a sure number only). A seat so read acts at random that often in the playouts, and its
+actions weigh the worlds the less: the bundled ``random`` is found out in a few hands,
+its Envido calls no longer read as strength nor its answers as a table's. Measured on
+the same hands and the same history (``bench/truco_paired.py --history``, one seat,
+against the default before it, ``learn=0``; commit 077efde): six seats +0.20 ± 0.11
+points a hand (capped +0.22 ± 0.06; 900 hands; Truco +0.09 ± 0.04), from the hands
+with ``random`` on the other team (+0.35 ± 0.14, its duels +0.80 ± 0.21; the team hands
+-0.14 ± 0.19); four seats +0.20 ± 0.15 (capped +0.22 ± 0.09; 400); two seats, against
+shrewd only, -0.03 ± 0.12 (300).
+
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
 duel hand (R13) a playout ends with the searching seat's own duel, the later ones adding
@@ -39,7 +54,8 @@ taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the
 another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors). The
 default is ``search``: at six seats, over three seeds, neither other choice proved
 better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
-default) or ``own`` (above).
+default) or ``own`` (above); ``learn``, 1 (the default) or 0 (above). Its play is a
+function of the position and of the match so far (``samples``: it repeats exactly).
 
 Tried and not kept, the code removed (bench/truco_paired.py's docstring has the
 figures; each commit named holds the code as measured):
@@ -80,7 +96,10 @@ figures; each commit named holds the code as measured):
   duels; al mazo left out where it is dominated (it lost a little: played on, the
   search went on to raise the Truco on weak cards, the leak ``model=odds`` addressed).
 
-Information-set MCTS and regret minimisation over the betting were not tried.
+Information-set MCTS and regret minimisation over the betting were not tried (the
+session of 2026-11-26 that added ``learn`` spent its time on the opponent model instead:
+the field's heuristics do not adapt, so a best answer to a model of them, which the
+search is, is where a gain was likelier than in the equilibrium play those approach).
 """
 
 from __future__ import annotations
