@@ -391,3 +391,17 @@ def test_the_noisy_playouts_take_only_legal_moves() -> None:
             action = move(state, rng)
             assert action in state.legal()
             state.apply(action)
+
+
+@pytest.mark.parametrize(("first", "sign"), [("1E", 1), ("5O", -1)])
+def test_learn_reads_a_card_a_table_player_would_not_follow_with(first: str, sign: int) -> None:
+    """R1, R4: seat 1 answers the 4 of cups with the 1 of swords where its 5 of coins
+    (played in the next trick) wins as well and costs less: a random seat's pick; with
+    the 5 first, a table player's."""
+    match = match_with("4C 6B 7O", "1E 5O 10B")
+    act(match, 0, "play 4C")
+    act(match, 1, f"play {first}")
+    act(match, 1, "play " + ("5O" if first == "1E" else "1E"))
+    odds = [0.0, 0.0]
+    pimc.card_evidence(match.view(0).current, -1, odds)
+    assert odds[0] == 0 and odds[1] * sign > 0

@@ -23,19 +23,22 @@ seats the search bluffed a Real Envido in a third to a half of the team hands an
 on it (bench/truco_paired.py has the figures).
 
 What it learns of the table (``learn``, on by default since 2026-11-26): within each
-match, from the views it is served (R14), how likely each other seat is to call, answer
-and fold at random rather than as the table player the playouts assume (``Reads``: a
-call or Quiero against the number it later declared, R9, or against its three cards
-once played; al mazo, R10; a Falta or Real Envido opened, which a table player makes on
-a sure number only). A seat so read acts at random that often in the playouts, and its
+match, from the views it is served (R14), how likely each other seat is to call, answer,
+play and fold at random rather than as the table player the playouts assume (``Reads``,
+``play_evidence``: a call or Quiero against the number it later declared, R9, or
+against its three cards once played; a card it followed with against those it played
+later; al mazo, R10, and a Falta or Real Envido opened, which a table player makes on a
+sure number only). A seat so read acts at random that often in the playouts, and its
 actions weigh the worlds the less: the bundled ``random`` is found out in a few hands,
 its Envido calls no longer read as strength nor its answers as a table's. Measured on
 the same hands and the same history (``bench/truco_paired.py --history``, one seat,
-against the default before it, ``learn=0``; commit 077efde): six seats +0.20 ± 0.11
-points a hand (capped +0.22 ± 0.06; 900 hands; Truco +0.09 ± 0.04), from the hands
-with ``random`` on the other team (+0.35 ± 0.14, its duels +0.80 ± 0.21; the team hands
--0.14 ± 0.19); four seats +0.20 ± 0.15 (capped +0.22 ± 0.09; 400); two seats, against
-shrewd only, -0.03 ± 0.12 (300).
+against ``learn=0``, the search before it; the figures are in its docstring): six seats
++0.26 ± 0.12 points a hand (capped +0.22 ± 0.07; 600 hands), from the hands with
+``random`` on the other team, above all its duels; four seats +0.21 ± 0.17 (400); two
+seats, against shrewd only, -0.00 ± 0.11 (300). The first version (commit 077efde,
+without the cards' evidence): six seats +0.20 ± 0.11 (900), four +0.20 ± 0.15, two -0.03
+± 0.12; the cards' evidence over it, the same 600 hands, +0.09 ± 0.09 (no difference
+shown; kept, as it found ``random`` no worse and misread no seat).
 
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
@@ -523,12 +526,15 @@ def _equity3(cards: Sequence[Card]) -> float:
 
 def play_evidence(play: PlayView, count: EnvidoCount, me: int, out: list[float]) -> None:
     """Add to ``out[seat]`` the log odds that ``seat`` acts at random rather than as a
-    table player (``team_policy``'s thresholds), from each of its calls and acceptances in
-    ``play`` whose cards the play later showed (R14): an Envido call, raise or Quiero
-    with the number it declared (true, R9); a Truco call or Quiero once its three cards
-    were played; a Falta Envido opened; al mazo (R10). A random seat calls, accepts and
-    folds whatever its cards; a table player on the cards that make it pay. ``me`` (the
-    searching seat) is left out."""
+    table player (``team_policy``'s thresholds), from what ``play`` showed of its cards
+    (R14): an Envido call, raise or Quiero against the number it then declared (true,
+    R9); a Truco call or Quiero once its three cards were played; the cards it played
+    after others in a trick, against the ones it played later (``card_evidence``); and,
+    whatever the cards, a Falta or Real Envido opened (a table player's sure number) and
+    al mazo (R10), which a table player seldom makes (pimc makes both: another pimc is
+    read as partly random). A random seat calls, accepts, plays and folds whatever its
+    cards; a table player on the cards that make it pay. ``me`` (the searching seat) is
+    left out."""
     declared = {s: p for s, p in play.declarations if p is not None}
     cards: dict[int, list[Card]] = {}
     for trick in (*(t.cards for t in play.tricks), play.trick):
@@ -562,10 +568,39 @@ def play_evidence(play: PlayView, count: EnvidoCount, me: int, out: list[float])
             elif action.accept and not envido and len(cards.get(seat, ())) == 3:
                 table = 0.1 + 0.85 * _sigmoid((_equity3(cards[seat]) - 0.3) / 0.1)
                 random_ = 0.35
-        elif isinstance(action, Mazo):  # R10: a table player seldom folds a hand
+        elif isinstance(action, Mazo):
             table, random_ = 0.05, 0.15
         if table and seat != me:
             out[seat] += math.log(random_ / table)
+    card_evidence(play, me, out)
+
+
+def card_evidence(play: PlayView, me: int, out: list[float]) -> None:
+    """``play_evidence`` of the cards: each card a seat played after others in a trick,
+    against those it played in later tricks (it held them then). A table player follows
+    as ``policy`` does, the card it would pick among all it held being its pick among
+    any of them too: its partner holding the trick, its lowest, else its cheapest
+    winner, else its lowest (R1, R4). A random seat's card is any of them."""
+    tricks = [t.cards for t in play.tricks] + [play.trick]
+    for k, trick in enumerate(tricks):
+        for i in range(1, len(trick)):
+            seat, card = trick[i]
+            later = [c for t in tricks[k + 1 :] for s, c in t if s == seat]
+            if seat == me or not later:
+                continue
+            held = [card, *later]
+            top = max(c.strength for _, c in trick[:i])
+            holders = {s % 2 for s, c in trick[:i] if c.strength == top}
+            winners = [c.strength for c in held if c.strength > top]
+            if holders == {seat % 2} or not winners:
+                pick = min(c.strength for c in held)
+            else:
+                pick = min(winners)
+            chance = 1 / len(held)  # a random seat's pick being that one
+            if card.strength == pick:
+                out[seat] += math.log(chance / 0.8)
+            else:
+                out[seat] += math.log((1 - chance) / 0.2)
 
 
 class Reads:
