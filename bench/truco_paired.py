@@ -145,8 +145,9 @@ beside others' jobs, load 7 to 13):
   ± 0.11, Envido -0.07 ± 0.10). No gain shown.
 
 ``--history``: the hands before the tested one are played by the seating itself (shrewd in
-the tested seat and for every pimc: the search is slow, and these hands serve only as the
-history of the other seats' play), the same both ways, and the bot under test is served
+the tested seat: these hands serve only as the history of the other seats' play; until
+commit aa0e941 shrewd played every pimc seat too, which hid from the learner how another
+pimc plays), the same both ways, and the bot under test is served
 the tested seat's views of them (``observe``), as it would have seen them playing; then
 both ways play the hand from the same position. This measures what a bot learns within
 the match (pimc's ``learn``), which the fresh bots of the default cannot show.
@@ -238,12 +239,12 @@ def play_both(
     rules: TrucoRules, names: Sequence[str], seat: int, bot: str, base: str, i: int, warm: int
 ) -> list[tuple[dict[str, Any], list[tuple[int, str, Action]]]]:
     """``--history``: hand ``i`` after ``warm`` hands played by the seating itself, but
-    shrewd in the tested seat and for every pimc (search is slow; these hands only give
-    the history of the other seats' play), the same both ways; the bot under test is served the
+    shrewd in the tested seat (these hands only give the history of the other seats'
+    play), the same both ways; the bot under test is served the
     tested seat's views of them (``observe``, if it has it), as it would have seen them
     playing, and then plays the hand, as does the base bot from the same position."""
     match = TrucoMatch(rules, match_id=f"pair{i}", seed=f"pair{i}")
-    warm_names = ["shrewd" if n.startswith("pimc") else n for n in names]
+    warm_names = list(names)
     warm_names[seat] = "shrewd"
     first = [load_bot(name, str(i), "truco") for name in warm_names]
     tested = load_bot(bot, str(i), "truco")
