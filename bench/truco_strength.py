@@ -162,7 +162,9 @@ shrewd#1 > shrewd#2 > basic > random; pimc#2 won 117, 4.56 (3.97), shrewd#1 109,
 shrewd#1 > shrewd#2 > basic > random; pimc#2 116, 4.54 (4.00), shrewd#1 110, 4.50
 (4.04); P = 0.8030 (0.9738 than shrewd#2): NOT met. Four seats (``--seats 4 --pimc
 pimc:samples=200``): pimc > shrewd > basic > random; pimc won 139, 3.07 (2.13), shrewd
-109, 2.72 (2.48); P = 0.9999: met (135, 2.85, P 0.9992 before). The paired gain (+0.26
+109, 2.72 (2.48); P = 0.9999: met (135, 2.85, P 0.9992 before). Two seats (``--seats 2
+--pimc pimc:samples=300``): pimc won 176, 2.88 (1.55), shrewd 139, 1.84 (1.30); P =
+1.0000: met (174, 2.78 before). The paired gain (+0.26
 a hand in one seat at six seats, bench/truco_paired.py) does not show in these six-seat
 tournaments: P 0.87, 0.91, 0.83 on seed 30 for three plays within 0.1 points a hand of
 each other is the tournament's own spread.
