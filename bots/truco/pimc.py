@@ -38,7 +38,13 @@ against ``learn=0``, the search before it; the figures are in its docstring): si
 seats, against shrewd only, -0.00 ± 0.11 (300). The first version (commit 077efde,
 without the cards' evidence): six seats +0.20 ± 0.11 (900), four +0.20 ± 0.15, two -0.03
 ± 0.12; the cards' evidence over it, the same 600 hands, +0.09 ± 0.09 (no difference
-shown; kept, as it found ``random`` no worse and misread no seat).
+shown; kept, a reading no worse). Another pimc is read as partly random (its Real
+Envidos and folds); with every pimc in the history before the tested hand, the duels
+gain +0.22 ± 0.16 (200). Tried and not kept (not committed): a reading that spares
+another pimc (no Falta or Real Envido opened counted without its declared number, al
+mazo only late), -0.09 ± 0.15 on those hands. In six-seat tournaments (seed 30) the
+gain did not show: P 0.9146 (first version) and 0.8319 plain, 0.8030 duplicate, against
+0.8701 and 0.9155 before (bench/truco_strength.py).
 
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
