@@ -164,7 +164,10 @@ shrewd#1 > shrewd#2 > basic > random; pimc#2 116, 4.54 (4.00), shrewd#1 110, 4.5
 pimc:samples=200``): pimc > shrewd > basic > random; pimc won 139, 3.07 (2.13), shrewd
 109, 2.72 (2.48); P = 0.9999: met (135, 2.85, P 0.9992 before). Two seats (``--seats 2
 --pimc pimc:samples=300``): pimc won 176, 2.88 (1.55), shrewd 139, 1.84 (1.30); P =
-1.0000: met (174, 2.78 before). The paired gain (+0.26
+1.0000: met (174, 2.78 before). Six seats, seed 31 (commit 3555509, same play as
+aa0e941): pimc#1 > pimc#2 > basic > shrewd#2 > shrewd#1 > random; pimc#1 won 119, 4.83
+(4.18), shrewd#2 109, 4.59 (4.42); P(pimc#1 better than shrewd#2) = 0.8526 (than
+shrewd#1 0.9350; basic, third, 0.8548): NOT met. The paired gain (+0.26
 a hand in one seat at six seats, bench/truco_paired.py) does not show in these six-seat
 tournaments: P 0.87, 0.91, 0.83 on seed 30 for three plays within 0.1 points a hand of
 each other is the tournament's own spread.
