@@ -149,6 +149,28 @@ shrewd#2 0.9945): NOT met; the weighted evidence moves it by 0.0001 (0.9156 befo
 Four seats, ``--seats 4 --pimc pimc:samples=200``: pimc 135 wins, 2.85 (2.18), shrewd
 103, 2.57 (2.47), P = 0.9992: met. Two seats, ``--pimc pimc:samples=300``: pimc 174,
 2.78 (1.55), shrewd 139, 1.83 (1.30), P = 1.0000: met.
+
+Branch truco9, with the opponent model learned within the match (``learn``, the default
+since; bots/truco/pimc.py), seed 30, 200 rounds, at nice 19 beside others' jobs (load 3
+to 6), each run's matches kept (``--results``). The first version (commit 4a2b1dd),
+``--seats 6 --pimc pimc:samples=150``: pimc#1 > pimc#2 > shrewd#1 > shrewd#2 > basic >
+random; pimc#1 won 124, 4.58 points a hand (3.88), shrewd#1 108, 4.35 (4.12); P(pimc#1
+better than shrewd#1) = 0.9146 (than shrewd#2 0.9461): NOT met. With the cards'
+evidence (commit aa0e941, paired +0.09 ± 0.09 over the first): plain, pimc#2 > pimc#1 >
+shrewd#1 > shrewd#2 > basic > random; pimc#2 won 117, 4.56 (3.97), shrewd#1 109, 4.44
+(4.09); P = 0.8319 (0.9223 than shrewd#2): NOT met. ``--duplicate``: pimc#2 > pimc#1 >
+shrewd#1 > shrewd#2 > basic > random; pimc#2 116, 4.54 (4.00), shrewd#1 110, 4.50
+(4.04); P = 0.8030 (0.9738 than shrewd#2): NOT met. Four seats (``--seats 4 --pimc
+pimc:samples=200``): pimc > shrewd > basic > random; pimc won 139, 3.07 (2.13), shrewd
+109, 2.72 (2.48); P = 0.9999: met (135, 2.85, P 0.9992 before). Two seats (``--seats 2
+--pimc pimc:samples=300``): pimc won 176, 2.88 (1.55), shrewd 139, 1.84 (1.30); P =
+1.0000: met (174, 2.78 before). Six seats, seed 31 (commit 3555509, same play as
+aa0e941): pimc#1 > pimc#2 > basic > shrewd#2 > shrewd#1 > random; pimc#1 won 119, 4.83
+(4.18), shrewd#2 109, 4.59 (4.42); P(pimc#1 better than shrewd#2) = 0.8526 (than
+shrewd#1 0.9350; basic, third, 0.8548): NOT met. The paired gain (+0.26
+a hand in one seat at six seats, bench/truco_paired.py) does not show in these six-seat
+tournaments: P 0.87, 0.91, 0.83 on seed 30 for three plays within 0.1 points a hand of
+each other is the tournament's own spread.
 """
 
 from __future__ import annotations

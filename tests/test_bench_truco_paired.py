@@ -8,6 +8,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from procs import run_bench
@@ -16,6 +17,7 @@ from arena.games.truco.actions import MAZO, QUIERO, Call, Play
 from arena.games.truco.calls import TrucoCall
 from arena.games.truco.cards import Card
 from arena.games.truco.rules import TrucoRules
+from arena.play.run import load_bot
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 import truco_paired  # noqa: E402
@@ -143,3 +145,39 @@ def test_compare_refuses_runs_of_other_hands_or_rows_without_a_part(tmp_path: Pa
     out = run_bench("truco_paired.py", "--compare", str(plain), str(shuffled))
     assert out.returncode != 0 and "Traceback" not in out.stderr
     assert out.stderr.strip().startswith("--compare: hand 1: shuffle")
+
+
+class _Watcher:
+    """A stand-in for a learning bot: plays as basic, and records the views shown it."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[int, int]] = []  # (hand number, seat) of each view
+        self.inner = load_bot("basic", "0", "truco")
+
+    def observe(self, view: Any) -> None:
+        self.shown.append((view.hand_no, view.seat))
+
+    def act(self, view: Any, legal: Any) -> Any:
+        return self.inner.act(view, legal)
+
+
+def test_history_shows_the_tested_bot_the_hands_before_and_pairs_the_hand(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """--history: the hands before the tested one are played by the seating (shrewd in
+    the tested seat), the tested bot is served that seat's views of them, and then both
+    ways play the same hand from the same position: a bot against itself gains nothing."""
+    watcher = _Watcher()
+    real = truco_paired.load_bot
+    monkeypatch.setattr(
+        truco_paired, "load_bot", lambda n, s, g: watcher if n == "watcher" else real(n, s, g)
+    )
+    rules = TrucoRules(seats=6)
+    names = ["", "random", "shrewd", "basic", "random", "shrewd"]
+    (rec_a, log_a), (rec_b, log_b) = truco_paired.play_both(
+        rules, names, 0, "watcher", "basic", 100, 3
+    )
+    assert {hand for hand, _ in watcher.shown} == {1, 2, 3}
+    assert {seat for _, seat in watcher.shown} == {0}
+    assert rec_a["deal"] == rec_b["deal"] == 4  # the hand after the three before it
+    assert log_a == log_b and rec_a["points"] == rec_b["points"]

@@ -10,11 +10,13 @@ import random
 from typing import Any
 
 import pytest
+from truco_helpers import act, match_with
 
 from arena.games.truco import sim
-from arena.games.truco.actions import Call, Play
+from arena.games.truco.actions import MAZO, Call, Declare, Play
 from arena.games.truco.calls import EnvidoCall, TrucoCall
 from arena.games.truco.cards import Card
+from arena.games.truco.envido import EnvidoCount
 from arena.games.truco.rules import TrucoRules
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.state import TrucoMatch
@@ -251,12 +253,14 @@ def play_alike(match: TrucoMatch, bot: pimc.Bot, twin: pimc.Bot, moves: int = 12
 
 
 @pytest.mark.parametrize(
-    ("seats", "options"), [(4, {"bets": "guard"}), (6, {"model": "own"})], ids=["guard", "own"]
+    ("seats", "options"),
+    [(4, {"bets": "guard"}), (6, {"model": "own"}), (6, {"learn": 0})],
+    ids=["guard", "own", "no-learn"],
 )
 def test_with_other_options_it_plays_legal_moves_that_repeat(
     seats: int, options: dict[str, Any]
 ) -> None:
-    """bets=guard, and the playouts' old Envido model (model=own)."""
+    """bets=guard, the playouts' old Envido model (model=own), and learn=0."""
     match = TrucoMatch(TrucoRules(seats=seats), match_id="opts", seed="opts")
     play_alike(match, *(pimc.Bot(seed=4, samples=6, **options) for _ in range(2)))
 
@@ -321,3 +325,83 @@ def test_at_six_seats_the_envido_is_bet_on_the_teams_chance() -> None:
 def test_an_unknown_model_option_is_refused_in_one_line() -> None:
     with pytest.raises(ValueError, match="model=.sharp. is not one of team, own$"):
         pimc.Bot(model="sharp")
+
+
+def _envido_called_by_seat_1(weak: str) -> TrucoMatch:
+    """Two seats: seat 0 (mano, 33 in 7E 6E) leads, seat 1 calls the Envido on ``weak``
+    cards, seat 0 accepts, and both declare (R9: the caller first, then seat 0)."""
+    match = match_with("7E 6E 1B", weak)
+    act(match, 0, "play 1B")
+    act(match, 1, "call envido")
+    act(match, 0, "quiero")
+    while match.view(0).current.envido_state == "declaring":
+        (seat,) = match.to_act()
+        moves = match.legal_actions(seat)
+        match.apply(seat, next((m for m in moves if isinstance(m, Declare)), moves[0]))
+    return match
+
+
+def test_learn_reads_a_call_on_weak_cards_as_random_and_an_answer_on_33_as_sound() -> None:
+    """learn=1: the Envido called on 6 (all three suits apart) and declared (true, R9)
+    counts toward seat 1 acting at random; the Quiero on 33 counts against it for seat 0;
+    the searching seat itself is never read."""
+    match = _envido_called_by_seat_1("4C 5O 6B")
+    view = match.view(0)
+    assert dict(view.current.declarations)[1] is not None  # the caller declared
+    odds = [0.0, 0.0]
+    pimc.play_evidence(view.current, EnvidoCount(view.envido_count), -1, odds)
+    assert odds[1] > 0 > odds[0]
+    reads = pimc.Reads()
+    reads.note(view)
+    noise = reads.noise(view)
+    assert noise[0] == 0.0 and 0 < noise[1] <= pimc.NOISE_CAP
+
+
+def test_learn_reads_al_mazo_and_a_falta_opened_as_random() -> None:
+    """R10, R8: a table player seldom folds or opens the Falta Envido. (Four seats: seat
+    1's partner plays on, so the hand is not over.)"""
+    match = match_with("7E 6E 1B", "4C 5O 6B", "7C 7O 2B", "3C 2C 12O")
+    act(match, 0, "call falta-envido")
+    act(match, 1, "no-quiero")
+    act(match, 0, "play 1B")
+    act(match, 1, "mazo")
+    odds = [0.0] * 4
+    view = match.view(0)
+    assert (1, MAZO) in view.current.log
+    pimc.play_evidence(view.current, EnvidoCount(view.envido_count), -1, odds)
+    assert odds[0] > 0 and odds[1] > 0 and odds[2] == odds[3] == 0
+
+
+def test_it_learns_by_default_and_not_with_learn_0() -> None:
+    assert pimc.Bot().reads is not None and pimc.Bot(learn=0).reads is None
+
+
+def test_learn_knows_nothing_of_a_match_it_has_not_seen() -> None:
+    match = match_with("7E 6E 1B", "4C 5O 6B")
+    assert pimc.Reads().noise(match.view(0)) == [0.0, 0.0]
+
+
+def test_the_noisy_playouts_take_only_legal_moves() -> None:
+    rng = random.Random(6)
+    move = pimc.noisy(pimc.team_policy, [0.0, 0.9, 0.5, 0.0, 0.9, 0.2])
+    for hand in range(100):
+        state = sim.Sim.start(TrucoRules(seats=6), sim.random_dealt(rng, 6), hand % 6,
+                              duels=hand % 2 == 1)  # fmt: skip
+        while not state.is_over:
+            action = move(state, rng)
+            assert action in state.legal()
+            state.apply(action)
+
+
+@pytest.mark.parametrize(("first", "sign"), [("1E", 1), ("5O", -1)])
+def test_learn_reads_a_card_a_table_player_would_not_follow_with(first: str, sign: int) -> None:
+    """R1, R4: seat 1 answers the 4 of cups with the 1 of swords where its 5 of coins
+    (played in the next trick) wins as well and costs less: a random seat's pick; with
+    the 5 first, a table player's."""
+    match = match_with("4C 6B 7O", "1E 5O 10B")
+    act(match, 0, "play 4C")
+    act(match, 1, f"play {first}")
+    act(match, 1, "play " + ("5O" if first == "1E" else "1E"))
+    odds = [0.0, 0.0]
+    pimc.card_evidence(match.view(0).current, -1, odds)
+    assert odds[0] == 0 and odds[1] * sign > 0

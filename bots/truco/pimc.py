@@ -22,6 +22,30 @@ model (option ``model=own``, ``policy``) answered on a seat's own number, so at 
 seats the search bluffed a Real Envido in a third to a half of the team hands and lost
 on it (bench/truco_paired.py has the figures).
 
+What it learns of the table (``learn``, on by default since 2026-11-26): within each
+match, from the views it is served (R14), how likely each other seat is to call, answer,
+play and fold at random rather than as the table player the playouts assume (``Reads``,
+``play_evidence``: a call or Quiero against the number it later declared, R9, or
+against its three cards once played; a card it followed with against those it played
+later; al mazo, R10, and a Falta or Real Envido opened, which a table player makes on a
+sure number only). A seat so read acts at random that often in the playouts, and its
+actions weigh the worlds the less: the bundled ``random`` is found out in a few hands,
+its Envido calls no longer read as strength nor its answers as a table's. Measured on
+the same hands and the same history (``bench/truco_paired.py --history``, one seat,
+against ``learn=0``, the search before it; the figures are in its docstring): six seats
++0.26 ± 0.12 points a hand (capped +0.22 ± 0.07; 600 hands), from the hands with
+``random`` on the other team, above all its duels; four seats +0.21 ± 0.17 (400); two
+seats, against shrewd only, -0.00 ± 0.11 (300). The first version (commit 077efde,
+without the cards' evidence): six seats +0.20 ± 0.11 (900), four +0.20 ± 0.15, two -0.03
+± 0.12; the cards' evidence over it, the same 600 hands, +0.09 ± 0.09 (no difference
+shown; kept, a reading no worse). Another pimc is read as partly random (its Real
+Envidos and folds); with every pimc in the history before the tested hand, the duels
+gain +0.22 ± 0.16 (200). Tried and not kept (not committed): a reading that spares
+another pimc (no Falta or Real Envido opened counted without its declared number, al
+mazo only late), -0.09 ± 0.15 on those hands. In six-seat tournaments (seed 30) the
+gain did not show: P 0.9146 (first version) and 0.8319 plain, 0.8030 duplicate, against
+0.8701 and 0.9155 before (bench/truco_strength.py).
+
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
 duel hand (R13) a playout ends with the searching seat's own duel, the later ones adding
@@ -39,7 +63,8 @@ taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the
 another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors). The
 default is ``search``: at six seats, over three seeds, neither other choice proved
 better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
-default) or ``own`` (above).
+default) or ``own`` (above); ``learn``, 1 (the default) or 0 (above). Its play is a
+function of the position and of the match so far (``samples``: it repeats exactly).
 
 Tried and not kept, the code removed (bench/truco_paired.py's docstring has the
 figures; each commit named holds the code as measured):
@@ -80,7 +105,10 @@ figures; each commit named holds the code as measured):
   duels; al mazo left out where it is dominated (it lost a little: played on, the
   search went on to raise the Truco on weak cards, the leak ``model=odds`` addressed).
 
-Information-set MCTS and regret minimisation over the betting were not tried.
+Information-set MCTS and regret minimisation over the betting were not tried (the
+session of 2026-11-26 that added ``learn`` spent its time on the opponent model instead:
+the field's heuristics do not adapt, so a best answer to a model of them, which the
+search is, is where a gain was likelier than in the equilibrium play those approach).
 """
 
 from __future__ import annotations
@@ -113,10 +141,10 @@ from arena.games.truco.calls import (
     envido_refused,
     next_envido_calls,
 )
-from arena.games.truco.cards import DECK
+from arena.games.truco.cards import DECK, Card
 from arena.games.truco.envido import EnvidoCount
 from arena.games.truco.sampling import Sampler
-from arena.games.truco.view import TrucoView
+from arena.games.truco.view import PlayView, TrucoView
 from bots.searching import SearchOptions, clear_gain, decision_rng, search
 from bots.truco import shrewd
 from bots.truco.reading import STRONG_ENVIDO
@@ -471,18 +499,168 @@ def likelihood(state: sim.Sim, seat: int, action: Action) -> float:
     return out
 
 
-def replay(view: TrucoView, dealt: Sequence[Sequence[int]]) -> tuple[sim.Sim, float]:
+def replay(
+    view: TrucoView, dealt: Sequence[Sequence[int]], noise: Sequence[float] | None = None
+) -> tuple[sim.Sim, float]:
     """``sim.from_view`` with the world's weight: the likelihood of every other seat's
-    actions in this play."""
+    actions in this play; a seat read as playing at random (``noise``, learn=1) weighs
+    its actions the less, as one acting so weighs every world the same."""
     state = sim.Sim.start(sim.rules_of(view), dealt, view.dealer, duels=view.kind == "duels",
                           scores=view.scores)  # fmt: skip
     weight = 1.0
     for play in view.plays:
         for seat, action in play.log:
             if seat != view.seat:
-                weight *= likelihood(state, seat, action)
+                odds = likelihood(state, seat, action)
+                if noise is not None and noise[seat]:
+                    odds = (1 - noise[seat]) * odds + noise[seat] * FLAT
+                weight *= odds
             state.step(action)  # the referee took it: legal in every world the view allows
     return state, weight
+
+
+PRIOR = 0.05  # learn=1: the chance, before any evidence, that a seat acts at random
+FLAT = 0.3  # a random seat's action as ``likelihood`` would weigh it: alike in every world
+NOISE_CAP = 0.9
+
+
+def _equity3(cards: Sequence[Card]) -> float:
+    """``equity`` at a play's start, from a seat's three cards (R1), as ``policy`` reads it."""
+    top = sorted((c.strength for c in cards), reverse=True)
+    return (top[0] + top[1]) / 28
+
+
+def play_evidence(play: PlayView, count: EnvidoCount, me: int, out: list[float]) -> None:
+    """Add to ``out[seat]`` the log odds that ``seat`` acts at random rather than as a
+    table player (``team_policy``'s thresholds), from what ``play`` showed of its cards
+    (R14): an Envido call, raise or Quiero against the number it then declared (true,
+    R9); a Truco call or Quiero once its three cards were played; the cards it played
+    after others in a trick, against the ones it played later (``card_evidence``); and,
+    whatever the cards, a Falta or Real Envido opened (a table player's sure number) and
+    al mazo (R10), which a table player seldom makes (pimc makes both: another pimc is
+    read as partly random). A random seat calls, accepts, plays and folds whatever its
+    cards; a table player on the cards that make it pay. ``me`` (the searching seat) is
+    left out."""
+    declared = {s: p for s, p in play.declarations if p is not None}
+    cards: dict[int, list[Card]] = {}
+    for trick in (*(t.cards for t in play.tricks), play.trick):
+        for s, c in trick:
+            cards.setdefault(s, []).append(c)
+    half = len(play.seats) // 2
+    pending: list[bool] = []  # calls awaiting an answer, True for the Envido (R8 in R7)
+    for seat, action in play.log:
+        table = random_ = 0.0
+        if isinstance(action, Call):
+            envido = action.is_envido
+            raising = bool(pending) and pending[-1] == envido
+            if not raising:
+                pending.append(envido)
+            if envido and not raising and action.call is EnvidoCall.FALTA_ENVIDO:
+                table, random_ = 0.03, 0.12  # a Falta opened: the match on one number
+            elif envido and not raising and action.call is EnvidoCall.REAL_ENVIDO:
+                table, random_ = 0.05, 0.12  # a table opens a Real Envido on a sure number
+            elif envido and seat in declared:
+                p = team_envido(count, half - 1, half, raising)[declared[seat]]
+                table = 0.1 + 0.85 * _sigmoid((p - (RAISE_AT if raising else ENVIDO_AT)) / 0.1)
+                random_ = 0.35 if raising else 0.4
+            elif not envido and len(cards.get(seat, ())) == 3:
+                table = 0.1 + 0.85 * _sigmoid((_equity3(cards[seat]) - 0.7) / 0.08)
+                random_ = 0.2
+        elif isinstance(action, Answer):
+            envido = pending.pop() if pending else False
+            if action.accept and envido and seat in declared:
+                p = team_envido(count, half - 1, half, True)[declared[seat]]
+                table, random_ = 0.1 + 0.8 * _sigmoid((p - 0.45) / 0.1), 0.35
+            elif action.accept and not envido and len(cards.get(seat, ())) == 3:
+                table = 0.1 + 0.85 * _sigmoid((_equity3(cards[seat]) - 0.3) / 0.1)
+                random_ = 0.35
+        elif isinstance(action, Mazo):
+            table, random_ = 0.05, 0.15
+        if table and seat != me:
+            out[seat] += math.log(random_ / table)
+    card_evidence(play, me, out)
+
+
+def card_evidence(play: PlayView, me: int, out: list[float]) -> None:
+    """``play_evidence`` of the cards: each card a seat played after others in a trick,
+    against those it played in later tricks (it held them then). A table player follows
+    as ``policy`` does, the card it would pick among all it held being its pick among
+    any of them too: its partner holding the trick, its lowest, else its cheapest
+    winner, else its lowest (R1, R4). A random seat's card is any of them."""
+    tricks = [t.cards for t in play.tricks] + [play.trick]
+    for k, trick in enumerate(tricks):
+        for i in range(1, len(trick)):
+            seat, card = trick[i]
+            later = [c for t in tricks[k + 1 :] for s, c in t if s == seat]
+            if seat == me or not later:
+                continue
+            held = [card, *later]
+            top = max(c.strength for _, c in trick[:i])
+            holders = {s % 2 for s, c in trick[:i] if c.strength == top}
+            winners = [c.strength for c in held if c.strength > top]
+            if holders == {seat % 2} or not winners:
+                pick = min(c.strength for c in held)
+            else:
+                pick = min(winners)
+            chance = 1 / len(held)  # a random seat's pick being that one
+            if card.strength == pick:
+                out[seat] += math.log(chance / 0.8)
+            else:
+                out[seat] += math.log((1 - chance) / 0.2)
+
+
+class Reads:
+    """learn=1: an opponent model learned within the match from what the views show
+    (R14): for each other seat, the chance that it calls and answers at random, whatever
+    its cards, rather than as the table player the playouts assume, from every earlier
+    hand of the match and this one (``play_evidence``; a prior of ``PRIOR``). The
+    playouts let such a seat act at random that often, and ``replay`` reads its actions
+    as telling that much less about its cards."""
+
+    def __init__(self) -> None:
+        # (match, seat) -> hand number -> the plays last seen of it
+        self.seen: dict[tuple[str, int], dict[int, tuple[PlayView, ...]]] = {}
+
+    def note(self, view: TrucoView) -> None:
+        key = (view.match_id, view.seat)
+        hands = self.seen.get(key)
+        if hands is None:
+            if len(self.seen) >= 64:  # bounded: forget the oldest match
+                del self.seen[next(iter(self.seen))]
+            hands = self.seen[key] = {}
+        hands[view.hand_no] = view.plays
+
+    def noise(self, view: TrucoView) -> list[float]:
+        """Each seat's chance of acting at random beyond the prior's (0 for no evidence,
+        and for the searching seat)."""
+        count = EnvidoCount(view.envido_count)
+        odds = [0.0] * len(view.names)
+        for plays in self.seen.get((view.match_id, view.seat), {}).values():
+            for play in plays:
+                play_evidence(play, count, view.seat, odds)
+        prior = math.log(PRIOR / (1 - PRIOR))
+        out = []
+        for seat, o in enumerate(odds):
+            if seat == view.seat or o <= 0:  # none, or what evidence there is says no
+                out.append(0.0)
+                continue
+            p = _sigmoid(prior + o)
+            out.append(min(NOISE_CAP, (p - PRIOR) / (1 - PRIOR)))
+        return out
+
+
+def noisy(move: Policy, noise: Sequence[float]) -> Policy:
+    """``move``, but each seat acts uniformly at random with its ``noise`` chance."""
+
+    def play(state: sim.Sim, rng: Uniform) -> Action:
+        asked, seat = state.asked()
+        e = noise[seat]
+        if e and rng.random() < e:
+            legal = state._legal(asked, seat)
+            return legal[int(rng.random() * len(legal))]
+        return move(state, rng)
+
+    return play
 
 
 BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
@@ -557,6 +735,7 @@ class Bot(BaseBot):
         read: bool = True,
         bets: str = "search",
         model: str = "team",
+        learn: bool = True,
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
@@ -568,8 +747,17 @@ class Bot(BaseBot):
         self.read = bool(read)
         self.bets = bets
         self.bettor = shrewd.Bot(seed=seed)
+        self.reads = Reads() if bool(learn) else None
+
+    def observe(self, view: TrucoView) -> None:
+        """learn=1: note what ``view`` shows of the other seats (``Reads``); ``act``
+        notes every view it is served, bench/truco_paired.py's ``--history`` the views
+        of the hands played before the tested one."""
+        if self.reads is not None:
+            self.reads.note(view)
 
     def act(self, view: TrucoView, legal: Sequence[Action]) -> Action | int:
+        self.observe(view)
         if len(legal) == 1:
             return 0
         if view.asked == "declare":  # ruling R9: the true number, whenever it is legal
@@ -591,8 +779,11 @@ class Bot(BaseBot):
         team = view.seat % 2
         race = Race(len(actions))
 
+        noise = self.reads.noise(view) if self.reads is not None else None
+        move = noisy(self.move, noise) if noise is not None and any(noise) else self.move
+
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
-            return replay(view, sampler.sample(rng))
+            return replay(view, sampler.sample(rng), noise)
 
         def weigh(world: object) -> float:
             return world[1] if self.read else 1.0  # type: ignore[index]
@@ -607,7 +798,7 @@ class Bot(BaseBot):
                     continue
                 child = state.copy()
                 child.step(action)
-                points = play_out(child, Draws(draws, rng), self.move)
+                points = play_out(child, Draws(draws, rng), move)
                 values.append(points[team] - points[1 - team])
             race.add(values, weigh(world))
             return values
