@@ -13,6 +13,9 @@ Run: ``python bench/ruff_duplicate.py [--form single --seats 3] [--deals 200]
 [--search announce,discard,play]``. Each deal is the first of the match seeded ``dup<i>``;
 a deal that ends the set at the ruff (F9) counts as it ends. ``--search`` lets the bot
 make only some kinds of decision (sharp the rest), to see where its gain comes from.
+At the end it splits the gain by the first decision where the bot left ``--base``'s
+choice in its own view (``Departure``: the rub's discards, F5, or the card of trick k,
+F7; "same" when it never did), each part over all deals so that the parts add up.
 
 Measured 2026-11-26 (nice 19 on the shared 2-core machine, load about 18: the figures do
 not depend on it), points a deal over sharp, 200 deals, the other seats sharp, before
@@ -83,17 +86,57 @@ class Only:
         return chooser.act(view, legal)  # type: ignore[attr-defined, no-any-return]
 
 
+class Departure:
+    """Seat 0's bot, with the first of its decisions where it leaves ``base``'s choice in
+    the same view noted (``first``): the kind (discard, F5; play, F7) and, for a card,
+    the trick (1 for the first). Every earlier action of the deal is the same both ways
+    (the other seats are seeded alike), so the whole difference of the deal follows from
+    that decision. Announcements (F4) are passed over: pimc's lower one that still wins
+    shows fewer cards (F6), and the first discard or card after it is what is split by."""
+
+    def __init__(self, bot: object, base: object) -> None:
+        self.bot, self.base = bot, base
+        self.first = "same"
+
+    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:
+        picked = self.bot.act(view, legal)  # type: ignore[attr-defined]
+        if self.first == "same" and len(legal) > 1:
+            other = self.base.act(view, legal)  # type: ignore[attr-defined]
+            mine = legal[picked] if isinstance(picked, int) else picked
+            theirs = legal[other] if isinstance(other, int) else other
+            # pimc's least-showing announcement wins the ruff all the same (F4, F6): the
+            # split goes on to the first discard or card.
+            if not isinstance(mine, Announce) and _same(mine) != _same(theirs):
+                kind = next(k for k, cls in KINDS.items() if isinstance(mine, cls))
+                self.first = f"play {len(view.tricks) + 1:2d}" if kind == "play" else kind
+        return picked  # type: ignore[no-any-return]
+
+
+def _same(action: Action) -> object:
+    """An action's identity for ``Departure``: a discard's cards in any order (F5)."""
+    return frozenset(action.cards) if isinstance(action, Discard) else action
+
+
 def one_deal(
-    rules: RuffRules, spec: str, others: list[str], i: int, kinds: Sequence[str] = tuple(KINDS)
-) -> float:
+    rules: RuffRules,
+    spec: str,
+    others: list[str],
+    i: int,
+    kinds: Sequence[str] = tuple(KINDS),
+    base: str | None = None,
+) -> tuple[float, str]:
     """Seat 0's side's points less the others' in deal ``i``, seat 0 played by ``spec``
     (in the decisions of ``kinds``; the rest by sharp), seat s > 0 by ``others[(s - 1) %
-    len(others)]``."""
+    len(others)]``; and, given ``base``, the first decision where seat 0 left ``base``'s
+    choice (``Departure``; "same" when none)."""
     match = RuffMatch(rules, seed=f"dup{i}")
     names = [spec, *(others[(s - 1) % len(others)] for s in range(1, rules.seats))]
     bots = [load_bot(name, str(i), "ruff") for name in names]
     if set(kinds) != set(KINDS):
         bots[0] = Only(bots[0], load_bot("sharp", str(i), "ruff"), kinds)
+    tracked = None
+    if base is not None:
+        tracked = bots[0] = Departure(bots[0], load_bot(base, str(i), "ruff"))
     deal = match.view(0).deal
     while not match.is_over and match.view(0).deal == deal:
         (seat,) = match.to_act()
@@ -101,7 +144,7 @@ def one_deal(
         picked = bots[seat].act(match.view(seat), legal)
         match.apply(seat, legal[picked] if isinstance(picked, int) else picked)
     view = match.view(0)
-    return value(view.scores, view.side)
+    return value(view.scores, view.side), tracked.first if tracked else "same"
 
 
 def main() -> None:
@@ -128,15 +171,24 @@ def main() -> None:
     except ValueError as exc:
         parser.error(str(exc))
     gains: list[float] = []
+    by_first: dict[str, list[float]] = {}
+    others = args.others.split(",")
     for i in range(args.deals):
-        others = args.others.split(",")
-        mine = one_deal(rules, args.bot, others, i, kinds)
-        gains.append(mine - one_deal(rules, args.base, others, i))
+        mine, first = one_deal(rules, args.bot, others, i, kinds, args.base)
+        gains.append(mine - one_deal(rules, args.base, others, i)[0])
+        by_first.setdefault(first, []).append(gains[-1])
         n = len(gains)
         if n % 20 == 0 or n == args.deals:
             mean, se = mean_se(gains)
             print(f"{args.form} {args.seats} seats, {n} deals: {args.bot} - {args.base} = "
                   f"{mean:+.2f} ± {se:.2f} points a deal", flush=True)  # fmt: skip
+    # Each part is its deals' total over all deals, so the parts add up to the whole.
+    print(f"by the first decision where {args.bot} left {args.base}'s choice:")
+    for first, part in sorted(by_first.items()):
+        mean, se = mean_se(part)
+        share = len(part) / len(gains)
+        print(f"  {first:8s} {len(part):4d} deals  {mean * share:+.3f} a deal "
+              f"({mean:+.2f} ± {se:.2f} each)")  # fmt: skip
 
 
 if __name__ == "__main__":
