@@ -57,6 +57,17 @@ weighing each world by 0.3 for every play that sharp would not have made in it
 -0.05 ± 0.13 (single 4, 100); the exact sampler (``exact=1``) -0.80 ± 0.37 (double, 20:
 stopped, too slow), +0.00 ± 0.07 (single 2, 120).
 
+Tried on 2026-11-26 and not kept (branch ruff4, the code at f1e6d23; each paired against
+the default on the same deals, single 3, the other seats sharp, ``samples=70``,
+``python bench/ruff_duplicate.py --form single --seats 3 --bot pimc:samples=70:OPTION
+--base pimc:samples=70``): playouts whose card player also sees the ruffs (``ruffs=1``,
+``card_policy_ruffs``: no master led into a void seat holding a trump, no trick taken with
+a card a seat still to play over-ruffs or beats) +0.07 ± 0.09 (400 deals); the rub's
+discards searched from all the ways to throw the lowest k cards of each suit (``wide=35``,
+``lowest_per_suit``, every split of four over the suits, up to 35 sets; sharp's and the
+short list are among them) -0.03 ± 0.07 (240 deals): the short list already holds the
+discards that matter, and the playouts, not the candidates, bound what the search sees.
+
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; it begins no world it expects to end past them,
 ``SearchOptions.more``), or ``samples``, a fixed number of worlds per decision so that its play
@@ -72,7 +83,7 @@ import itertools
 import math
 import random
 import time
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from arena.bot import BaseBot
@@ -173,86 +184,6 @@ def card_policy(state: sim.Sim, rng: random.Random) -> int:
     return _lowest(legal, trump)
 
 
-def _beaten_later(state: sim.Sim, card: int, seat: int) -> bool:
-    """Whether a seat of another side still to play this trick (or the whole next trick,
-    ``card`` leading) holds a card that beats ``card`` (F7): a higher card of its suit if
-    it must follow, else a trump above it. The playouts' hands are open."""
-    trump, hands, side = state.trump, state.hands, state.side
-    suit = card // 13
-    trumps = SUIT_MASKS[trump]
-    led = state.led if state.trick else suit
-    higher_trumps = trumps & ~((2 << card) - 1) if suit == trump else trumps
-    for k in range(1, state.seats - len(state.trick)):
-        other = (seat + k) % state.seats
-        if side[other] == side[seat]:
-            continue
-        hand = hands[other]
-        if hand & SUIT_MASKS[led]:  # it must follow the led suit
-            if led == suit and hand & _above(card):
-                return True
-        elif hand & higher_trumps:
-            return True
-    return False
-
-
-def card_policy_ruffs(state: sim.Sim, rng: random.Random) -> int:
-    """``card_policy`` that also sees the ruffs: it leads a side master only when no seat
-    of another side can trump it (void in its suit, holding a trump), and takes a trick
-    with its cheapest winning card (side or trump) only when no seat still to play of
-    another side beats it, else with its highest winner if that one is safe."""
-    legal = state.legal_mask()
-    if legal & (legal - 1) == 0:
-        return legal.bit_length() - 1
-    trump, seat, hands = state.trump, state.turn, state.hands
-    others = 0
-    for hand in hands:
-        others |= hand
-    others ^= hands[seat]
-    trumps = SUIT_MASKS[trump]
-    if not state.trick:
-        side_cards = legal & ~trumps
-        bits = side_cards
-        while bits:
-            low = bits & -bits
-            card = low.bit_length() - 1
-            if (
-                not others & _above(card)
-                and others & SUIT_MASKS[card // 13]
-                and not _beaten_later(state, card, seat)
-            ):
-                return card  # a side master that others must follow and none can trump
-            bits ^= low
-        top_trump = (legal & trumps).bit_length() - 1
-        if top_trump >= 0 and others & trumps and not others & _above(top_trump):
-            return top_trump  # draw trumps with the master
-        if side_cards:
-            pick, most = 0, 0  # the longest side suit, the first of equals
-            for suit_mask in SUIT_MASKS:
-                cards = side_cards & suit_mask
-                count = cards.bit_count()
-                if count > most:
-                    pick, most = cards, count
-            return (pick & -pick).bit_length() - 1
-        return _lowest(legal, trump)
-    best = state.best
-    if state.side[state.best_seat] == state.side[seat] and not _beaten_later(state, best, seat):
-        return _lowest(legal, trump)  # the partner's trick stands
-    if state.best_trump:
-        win = legal & trumps & ~((2 << best) - 1)
-    else:
-        win = (legal & SUIT_MASKS[state.led] & ~((2 << best) - 1)) | (legal & trumps)
-    if win:
-        side = win & ~trumps
-        pool = side or win  # follow with the led suit when it can win, else trump
-        cheapest = (pool & -pool).bit_length() - 1
-        if not _beaten_later(state, cheapest, seat):
-            return cheapest
-        top = pool.bit_length() - 1
-        if not _beaten_later(state, top, seat):
-            return top
-    return _lowest(legal, trump)
-
-
 def policy(state: sim.Sim, rng: random.Random) -> Action:
     """The whole deal's quick player: its true ruff (as ``sharp``), ``sharp``'s discards,
     then ``card_policy``."""
@@ -264,24 +195,19 @@ def policy(state: sim.Sim, rng: random.Random) -> Action:
     return PLAYS[card_policy(state, rng)]
 
 
-CardPolicy = Callable[[sim.Sim, random.Random], int]
-
-
-def playout(state: sim.Sim, rng: random.Random, player: CardPolicy = card_policy) -> Sequence[int]:
+def playout(state: sim.Sim, rng: random.Random) -> Sequence[int]:
     """``state.playout(rng, policy)``, the same moves, with the tricks played straight
     from ``card_policy`` (the playouts are most of a decision's time)."""
     play, phase = state.play, sim.PLAY
     while state.phase != sim.OVER:
         if state.phase == phase:
-            play(player(state, rng))
+            play(card_policy(state, rng))
         else:
             state.step(policy(state, rng))
     return state.points
 
 
-def outcome(
-    state: sim.Sim, rng: random.Random, side: int, tail: int = 0, player: CardPolicy = card_policy
-) -> float:
+def outcome(state: sim.Sim, rng: random.Random, side: int, tail: int = 0) -> float:
     """``value`` of the deal played out from ``state`` (``playout``), the last ``tail``
     tricks solved exactly instead (``bots.ruff.solver``: each side's best play, all hands
     open), from the start of the first trick with at most that many left."""
@@ -291,11 +217,11 @@ def outcome(
             if state.phase == phase:
                 if not state.trick and state.hands[state.turn].bit_count() <= tail:
                     return Solver(state, side).run(state)
-                play(player(state, rng))
+                play(card_policy(state, rng))
             else:
                 state.step(policy(state, rng))
         return value(state.points, side)
-    return value(playout(state, rng, player), side)
+    return value(playout(state, rng), side)
 
 
 def likelihood(
@@ -381,54 +307,6 @@ def discard_candidates(hand: Sequence[Card], trump: int) -> list[tuple[Card, ...
     return unique[:MAX_DISCARDS]
 
 
-def lowest_per_suit(hand: Sequence[Card], trump: int, limit: int) -> list[tuple[Card, ...]]:
-    """The rubber's discards (F5) that throw the lowest ``k_s`` cards of each suit ``s``,
-    the ``k_s`` summing to four: every way to shorten or void suits while keeping each
-    suit's best cards (at most 35 sets, one per split of four over the suits). ``sharp``'s
-    choice is first; the rest by ``keep_score`` of the cards kept, best first, ``limit``
-    in all."""
-    suits = [sorted((c for c in hand if c // 13 == s), key=lambda c: c % 13) for s in range(4)]
-    out: dict[tuple[Card, ...], float] = {}
-    for k0 in range(min(len(suits[0]), RUB_CARDS) + 1):
-        for k1 in range(min(len(suits[1]), RUB_CARDS - k0) + 1):
-            for k2 in range(min(len(suits[2]), RUB_CARDS - k0 - k1) + 1):
-                k3 = RUB_CARDS - k0 - k1 - k2
-                if k3 > len(suits[3]):
-                    continue
-                thrown = suits[0][:k0] + suits[1][:k1] + suits[2][:k2] + suits[3][:k3]
-                kept = [c for c in hand if c not in thrown]
-                out[tuple(sorted(thrown))] = keep_score(kept, trump)
-    first = tuple(sorted(sharp_discards(hand, trump)))
-    ranked = sorted((sets for sets in out if sets != first), key=lambda t: -out[t])
-    return [first, *ranked][:limit]
-
-
-def keep_score(kept: Sequence[Card], trump: int) -> float:
-    """A rough count of the tricks a kept hand takes, to rank discards before any search:
-    a trump 1 and its rank's share; a side ace 1, a king 0.7 guarded (0.3 bare), a queen
-    0.4 with two guards (0.1 less); a void in a side suit 0.8 with a trump to ruff, a
-    singleton 0.3 (F7: trumping is optional, so a void only helps)."""
-    trumps = sum(1 for c in kept if c // 13 == trump)
-    score = sum(1.0 + (c % 13) / 13 for c in kept if c // 13 == trump)
-    for s in range(4):
-        if s == trump:
-            continue
-        ranks = [c % 13 for c in kept if c // 13 == s]
-        n = len(ranks)
-        if n == 0:
-            score += 0.8 if trumps else 0.0
-        elif n == 1 and trumps:
-            score += 0.3
-        for r in ranks:
-            if r == 12:
-                score += 1.0
-            elif r == 11:
-                score += 0.7 if n >= 2 else 0.3
-            elif r == 10:
-                score += 0.4 if n >= 3 else 0.1
-    return score
-
-
 class Bot(BaseBot):
     name = "pimc"
     version = "1.0"
@@ -445,13 +323,7 @@ class Bot(BaseBot):
         endgame: int = 0,
         margin: float = MARGIN,
         z: float = Z,
-        ruffs: bool = False,
-        wide: int = 0,
     ) -> None:
-        if wide < 0:
-            raise ValueError("wide must be 0 (the short list) or a number of discards")
-        self.wide = int(wide)
-        self.player: CardPolicy = card_policy_ruffs if bool(ruffs) else card_policy
         if margin < 0 or z < 0:
             raise ValueError("margin and z must be 0 or more")
         self.margin, self.z = float(margin), float(z)
@@ -526,7 +398,7 @@ class Bot(BaseBot):
                 if solver is not None and child.phase == sim.PLAY:
                     values.append(solver.run(child))
                 else:
-                    values.append(outcome(child, rng, side, tail, self.player))
+                    values.append(outcome(child, rng, side, tail))
             default = values[0]
             return [v - default for v in values]  # paired: each world scores both
 
@@ -539,7 +411,8 @@ class Bot(BaseBot):
             return SharpBot().act(view, legal)
         return candidates[choose(tally, self.margin, self.z)]
 
-    def candidates(self, view: RuffView, legal: Sequence[Action]) -> list[Action]:
+    @staticmethod
+    def candidates(view: RuffView, legal: Sequence[Action]) -> list[Action]:
         """The actions searched, the default first: sharp's card or discards, or the
         announcement that shows least."""
         first = legal[0]
@@ -548,11 +421,7 @@ class Bot(BaseBot):
             assert isinstance(default, Play)
             return [default, *(a for a in legal if a != default)]
         if isinstance(first, Discard):
-            if self.wide:
-                sets = lowest_per_suit(view.hand, view.trump, self.wide)
-            else:
-                sets = discard_candidates(view.hand, view.trump)
-            return [Discard(cards) for cards in sets]
+            return [Discard(cards) for cards in discard_candidates(view.hand, view.trump)]
         assert isinstance(first, Announce)
         true = legal[-1]
         assert isinstance(true, Announce)
