@@ -147,6 +147,69 @@ def one_deal(
     return value(view.scores, view.side), tracked.first if tracked else "same"
 
 
+def late_deal(
+    rules: RuffRules, spec: str, base: str, others: list[str], i: int, late: int
+) -> tuple[float, float] | None:
+    """A deal near the set's end and what it does to the match (F9, F10): the match seeded
+    ``late<i>`` is played by ``base`` at seat 0 (the others as in ``one_deal``) until a
+    side is within ``late`` points of the set; the next deal seat 0 plays as ``spec``, the
+    rest of the match as ``base`` again. Seat 0's side's points less the others' in that
+    deal, and its rank score at the match's end: the mean, over the seats of other sides,
+    of +1 for one it ranks above and -1 for one above it. None if the set ended first."""
+    match = RuffMatch(rules, seed=f"late{i}")
+    names = [base, *(others[(s - 1) % len(others)] for s in range(1, rules.seats))]
+    bots = [load_bot(name, str(i), "ruff") for name in names]
+    tested = load_bot(spec, str(i), "ruff")
+    rest = bots[0]
+    deal, state = match.view(0).deal, "before"
+    gain, before = 0.0, match.view(0).scores
+    while not match.is_over:
+        view = match.view(0)
+        if view.deal != deal:  # a deal ended: where does the set stand?
+            if state == "in":
+                gain, state = value(view.scores, view.side) - value(before, view.side), "after"
+                bots[0] = rest
+            deal = view.deal
+        if state == "before" and max(view.scores) >= rules.set_points - late:
+            state, before = "in", view.scores
+            bots[0] = tested
+        (seat,) = match.to_act()
+        legal = match.legal_actions(seat)
+        picked = bots[seat].act(match.view(seat), legal)
+        match.apply(seat, legal[picked] if isinstance(picked, int) else picked)
+    if state == "before":
+        return None
+    view = match.view(0)
+    if state == "in":  # the tested deal ended the set
+        gain = value(view.scores, view.side) - value(before, view.side)
+    ranks = match.ranks
+    mine = [r for s, r in enumerate(ranks) if match.side_of(s) != match.side_of(0)]
+    score = sum((r > ranks[0]) - (r < ranks[0]) for r in mine) / len(mine)
+    return gain, score
+
+
+def main_late(args: argparse.Namespace, rules: RuffRules) -> None:
+    """``--late``: the bot against ``--base`` in deals near the set's end, by rank."""
+    gains: list[float] = []
+    scores: list[float] = []
+    others = args.others.split(",")
+    i = 0
+    while len(gains) < args.deals:
+        mine = late_deal(rules, args.bot, args.base, others, i, args.late)
+        theirs = late_deal(rules, args.base, args.base, others, i, args.late)
+        i += 1
+        if mine is None or theirs is None:
+            continue
+        gains.append(mine[0] - theirs[0])
+        scores.append(mine[1] - theirs[1])
+        n = len(gains)
+        if n % 20 == 0 or n == args.deals:
+            (g, ge), (r, re) = mean_se(gains), mean_se(scores)
+            print(f"{args.form} {args.seats} seats, {n} late deals: {args.bot} - {args.base} = "
+                  f"{g:+.2f} ± {ge:.2f} points a deal, rank score {r:+.3f} ± {re:.3f}",
+                  flush=True)  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--form", choices=("double", "single"), default="double")
@@ -160,6 +223,12 @@ def main() -> None:
         default=",".join(KINDS),
         help="the kinds of decision --bot makes (announce,discard,play); sharp makes the rest",
     )
+    parser.add_argument(
+        "--late",
+        type=int,
+        default=0,
+        help="test deals once a side is within this many points of the set, by rank (0: off)",
+    )
     args = parser.parse_args()
     if args.deals < 2:
         parser.error("--deals must be at least 2")
@@ -170,6 +239,9 @@ def main() -> None:
         rules = RuffRules(form=args.form, seats=args.seats)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.late:
+        main_late(args, rules)
+        return
     gains: list[float] = []
     by_first: dict[str, list[float]] = {}
     others = args.others.split(",")

@@ -92,6 +92,7 @@ from arena.games.ruff import sim
 from arena.games.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard, Play
 from arena.games.ruff.rules import RUB_CARDS
 from arena.games.ruff.sampling import Sampler
+from arena.games.ruff.scoring import set_winners, side_ranks
 from arena.games.ruff.view import RuffView
 from bots.ruff.sharp import Bot as SharpBot
 from bots.ruff.sharp import discards as sharp_discards
@@ -207,6 +208,20 @@ def playout(state: sim.Sim, rng: random.Random) -> Sequence[int]:
     return state.points
 
 
+def set_value(state: sim.Sim, side: int, weight: float) -> float | None:
+    """When the deal just played out ends the set (F9), what the match's ranks are worth
+    to ``side`` (F10): ``weight`` times its mean, over the other sides, of +1 for one it
+    ranks above and -1 for one above it; None while the set goes on."""
+    totals = [b + p for b, p in zip(state.before, state.points, strict=True)]
+    winners = set_winners(totals, state.set_points)
+    if winners is None:
+        return None
+    ranks = side_ranks(totals, winners)
+    mine = ranks[side]
+    others = [r for s, r in enumerate(ranks) if s != side]
+    return weight * sum((r > mine) - (r < mine) for r in others) / len(others)
+
+
 def outcome(state: sim.Sim, rng: random.Random, side: int, tail: int = 0) -> float:
     """``value`` of the deal played out from ``state`` (``playout``), the last ``tail``
     tricks solved exactly instead (``bots.ruff.solver``: each side's best play, all hands
@@ -222,6 +237,13 @@ def outcome(state: sim.Sim, rng: random.Random, side: int, tail: int = 0) -> flo
                 state.step(policy(state, rng))
         return value(state.points, side)
     return value(playout(state, rng), side)
+
+
+def outcome_in_set(state: sim.Sim, rng: random.Random, side: int, weight: float) -> float:
+    """``outcome``, but a playout that ends the set scores its ranks (``set_value``)."""
+    points = playout(state, rng)
+    ranked = set_value(state, side, weight)
+    return value(points, side) if ranked is None else ranked
 
 
 def likelihood(
@@ -323,7 +345,11 @@ class Bot(BaseBot):
         endgame: int = 0,
         margin: float = MARGIN,
         z: float = Z,
+        sets: float = 0.0,
     ) -> None:
+        if sets < 0:
+            raise ValueError("sets must be 0 (off) or a weight in points")
+        self.sets = float(sets)
         if margin < 0 or z < 0:
             raise ValueError("margin and z must be 0 or more")
         self.margin, self.z = float(margin), float(z)
@@ -397,6 +423,8 @@ class Bot(BaseBot):
                 child.step(action)
                 if solver is not None and child.phase == sim.PLAY:
                     values.append(solver.run(child))
+                elif self.sets:
+                    values.append(outcome_in_set(child, rng, side, self.sets))
                 else:
                     values.append(outcome(child, rng, side, tail))
             default = values[0]
