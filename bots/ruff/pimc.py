@@ -68,6 +68,15 @@ discards searched from all the ways to throw the lowest k cards of each suit (``
 short list are among them) -0.03 ± 0.07 (240 deals): the short list already holds the
 discards that matter, and the playouts, not the candidates, bound what the search sees.
 
+Also not kept: leaving sharp's choice sooner (``margin=0.15:z=1``, options kept at 0.3
+and 2) in single 3 +0.08 ± 0.09 a deal (400 deals; +0.56 ± 0.20 after the first 100, an
+early lead that did not last), in double -0.30 ± 0.23 (80 deals, stopped); and scoring a
+playout that ends the set by the match's ranks (F9, F10) rather than by points (``sets=20``,
+the code at c308c5a: 20 points times the mean over the other sides of +1 for one it
+ranks above, -1 for one above it), measured in deals once a side is within 14 points of
+the set (``bench/ruff_duplicate.py --late 14``, the rest of the match by the default bot):
+rank score -0.020 ± 0.014, and -0.57 ± 0.22 points in that deal (single 3, 100 deals).
+
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; it begins no world it expects to end past them,
 ``SearchOptions.more``), or ``samples``, a fixed number of worlds per decision so that its play
@@ -92,7 +101,6 @@ from arena.games.ruff import sim
 from arena.games.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard, Play
 from arena.games.ruff.rules import RUB_CARDS
 from arena.games.ruff.sampling import Sampler
-from arena.games.ruff.scoring import set_winners, side_ranks
 from arena.games.ruff.view import RuffView
 from bots.ruff.sharp import Bot as SharpBot
 from bots.ruff.sharp import discards as sharp_discards
@@ -208,20 +216,6 @@ def playout(state: sim.Sim, rng: random.Random) -> Sequence[int]:
     return state.points
 
 
-def set_value(state: sim.Sim, side: int, weight: float) -> float | None:
-    """When the deal just played out ends the set (F9), what the match's ranks are worth
-    to ``side`` (F10): ``weight`` times its mean, over the other sides, of +1 for one it
-    ranks above and -1 for one above it; None while the set goes on."""
-    totals = [b + p for b, p in zip(state.before, state.points, strict=True)]
-    winners = set_winners(totals, state.set_points)
-    if winners is None:
-        return None
-    ranks = side_ranks(totals, winners)
-    mine = ranks[side]
-    others = [r for s, r in enumerate(ranks) if s != side]
-    return weight * sum((r > mine) - (r < mine) for r in others) / len(others)
-
-
 def outcome(state: sim.Sim, rng: random.Random, side: int, tail: int = 0) -> float:
     """``value`` of the deal played out from ``state`` (``playout``), the last ``tail``
     tricks solved exactly instead (``bots.ruff.solver``: each side's best play, all hands
@@ -237,13 +231,6 @@ def outcome(state: sim.Sim, rng: random.Random, side: int, tail: int = 0) -> flo
                 state.step(policy(state, rng))
         return value(state.points, side)
     return value(playout(state, rng), side)
-
-
-def outcome_in_set(state: sim.Sim, rng: random.Random, side: int, weight: float) -> float:
-    """``outcome``, but a playout that ends the set scores its ranks (``set_value``)."""
-    points = playout(state, rng)
-    ranked = set_value(state, side, weight)
-    return value(points, side) if ranked is None else ranked
 
 
 def likelihood(
@@ -345,11 +332,7 @@ class Bot(BaseBot):
         endgame: int = 0,
         margin: float = MARGIN,
         z: float = Z,
-        sets: float = 0.0,
     ) -> None:
-        if sets < 0:
-            raise ValueError("sets must be 0 (off) or a weight in points")
-        self.sets = float(sets)
         if margin < 0 or z < 0:
             raise ValueError("margin and z must be 0 or more")
         self.margin, self.z = float(margin), float(z)
@@ -423,8 +406,6 @@ class Bot(BaseBot):
                 child.step(action)
                 if solver is not None and child.phase == sim.PLAY:
                     values.append(solver.run(child))
-                elif self.sets:
-                    values.append(outcome_in_set(child, rng, side, self.sets))
                 else:
                     values.append(outcome(child, rng, side, tail))
             default = values[0]
