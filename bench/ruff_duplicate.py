@@ -16,6 +16,9 @@ make only some kinds of decision (sharp the rest), to see where its gain comes f
 At the end it splits the gain by the first decision where the bot left ``--base``'s
 choice in its own view (``Departure``: the rub's discards, F5, or the card of trick k,
 F7; "same" when it never did), each part over all deals so that the parts add up.
+``--late N`` plays instead the deal after a side first stands within N points of the
+set (F9), reached with ``--base`` at seat 0, that deal by the bot and the rest of the
+match by ``--base`` again, and reports beside the points its rank score (F10).
 
 Measured 2026-11-26 (nice 19 on the shared 2-core machine, load about 18: the figures do
 not depend on it), points a deal over sharp, 200 deals, the other seats sharp, before
@@ -53,6 +56,22 @@ single 2) +0.20 ± 0.36 (double, 60), -0.03 ± 0.06 (single 2, 140), +0.06
 +0.06 ± 0.07 (single 2, 140), -0.05 ± 0.13 (single 4, 100); ``exact=1`` -0.80 ± 0.37
 (double, 20), +0.00 ± 0.07 (single 2, 120). The options ``model`` and ``read`` were
 removed after these runs (they gained nothing); to repeat them, check out 70f4ed6.
+
+Where pimc gains on sharp, by its first departure from sharp's choice (2026-11-26, branch
+ruff4 at 9a9a440, the bot of efb5323, ``samples=70``, nice 19 beside another engineer's
+benches; each part a gain over all deals, in brackets each departing deal's): single 3,
+400 deals, +0.98 ± 0.14 in all: discards +0.39 (39 deals, +4.00 ± 0.72 each), the card
+of trick 1 +0.08 (55, +0.55 ± 0.33), trick 2 +0.12 (30), 3 +0.03, 4 +0.08, 5 +0.12 (40),
+6 to 11 +0.16 together, never departing 77 deals; beside sharp and steady
+(``--others sharp,steady``) +0.88 ± 0.12. Double, 300 deals, +1.33 ± 0.20: discards
++0.17 (14 deals, +3.71 ± 1.59 each), trick 1 +0.43 (50, +2.56 ± 0.53), 2 +0.19, 3 +0.11,
+4 +0.20, 5 -0.04 (22, -0.55 ± 0.71), 6 to 11 +0.28, never 69. No kind of decision or
+stage of the deal loses: the edge is many small gains, the rub's discards the largest
+per deal. Near the set's end (``--late 14``, single 3, 200 deals, the rest of the match
+sharp at seat 0 both ways): +0.93 ± 0.21 points in the deal and a rank score of +0.033 ±
+0.015 (the match's ranks, F10: +1 for each other seat it ends above, -1 below, their mean).
+Tried against the default on the same deals and not kept (figures and code in
+bots/ruff/pimc.py's text): ``ruffs=1``, ``wide=35``, ``margin=0.15:z=1``, ``sets=20``.
 """
 
 from __future__ import annotations
