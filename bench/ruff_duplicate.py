@@ -243,6 +243,11 @@ def main() -> None:
         help="the kinds of decision --bot makes (announce,discard,play); sharp makes the rest",
     )
     parser.add_argument(
+        "--no-split",
+        action="store_true",
+        help="skip the split by first departure (it asks --base every decision: slow for pimc)",
+    )
+    parser.add_argument(
         "--late",
         type=int,
         default=0,
@@ -265,7 +270,8 @@ def main() -> None:
     by_first: dict[str, list[float]] = {}
     others = args.others.split(",")
     for i in range(args.deals):
-        mine, first = one_deal(rules, args.bot, others, i, kinds, args.base)
+        split = None if args.no_split else args.base
+        mine, first = one_deal(rules, args.bot, others, i, kinds, split)
         gains.append(mine - one_deal(rules, args.base, others, i)[0])
         by_first.setdefault(first, []).append(gains[-1])
         n = len(gains)
@@ -274,6 +280,8 @@ def main() -> None:
             print(f"{args.form} {args.seats} seats, {n} deals: {args.bot} - {args.base} = "
                   f"{mean:+.2f} ± {se:.2f} points a deal", flush=True)  # fmt: skip
     # Each part is its deals' total over all deals, so the parts add up to the whole.
+    if args.no_split:
+        return
     print(f"by the first decision where {args.bot} left {args.base}'s choice:")
     for first, part in sorted(by_first.items()):
         mean, se = mean_se(part)

@@ -23,6 +23,9 @@ def test_a_bot_against_itself_gains_nothing_and_never_departs() -> None:
     assert out.returncode == 0, out.stderr
     assert "4 deals: sharp - sharp = +0.00 ± 0.00 points a deal" in out.stdout
     assert re.search(r"^  same\s+4 deals  \+0\.000 a deal", out.stdout, re.M)
+    quiet = run_bench("ruff_duplicate.py", "--deals", "2", "--bot", "sharp", "--no-split")
+    assert quiet.returncode == 0, quiet.stderr
+    assert "2 deals: sharp - sharp = +0.00" in quiet.stdout and "first decision" not in quiet.stdout
 
 
 def test_the_split_names_the_first_departure_and_adds_up() -> None:
