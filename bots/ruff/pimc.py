@@ -332,7 +332,11 @@ class Bot(BaseBot):
         endgame: int = 0,
         margin: float = MARGIN,
         z: float = Z,
+        rub_z: float = Z,
     ) -> None:
+        if rub_z < 0:
+            raise ValueError("rub_z must be 0 or more")
+        self.rub_z = float(rub_z)  # ``z`` for the rub's discards (F5)
         if margin < 0 or z < 0:
             raise ValueError("margin and z must be 0 or more")
         self.margin, self.z = float(margin), float(z)
@@ -418,7 +422,8 @@ class Bot(BaseBot):
             return SharpBot().act(view, legal)
         if not tally.n:
             return SharpBot().act(view, legal)
-        return candidates[choose(tally, self.margin, self.z)]
+        z = self.rub_z if isinstance(candidates[0], Discard) else self.z
+        return candidates[choose(tally, self.margin, z)]
 
     @staticmethod
     def candidates(view: RuffView, legal: Sequence[Action]) -> list[Action]:
