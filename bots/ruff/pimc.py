@@ -75,7 +75,10 @@ playout that ends the set by the match's ranks (F9, F10) rather than by points (
 the code at c308c5a: 20 points times the mean over the other sides of +1 for one it
 ranks above, -1 for one above it), measured in deals once a side is within 14 points of
 the set (``bench/ruff_duplicate.py --late 14``, the rest of the match by the default bot):
-rank score -0.020 ± 0.014, and -0.57 ± 0.22 points in that deal (single 3, 100 deals).
+rank score -0.020 ± 0.014, and -0.57 ± 0.22 points in that deal (single 3, 100 deals). Nor
+one standard error instead of two for the rub's discards alone (``rub_z=1``, the code at
+eacc99c; the discards gain +4 points a deal where pimc leaves sharp's, bench/ruff_duplicate.py):
+-0.01 ± 0.01 (single 3, 220 deals), the same discards almost always.
 
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; it begins no world it expects to end past them,
@@ -332,11 +335,7 @@ class Bot(BaseBot):
         endgame: int = 0,
         margin: float = MARGIN,
         z: float = Z,
-        rub_z: float = Z,
     ) -> None:
-        if rub_z < 0:
-            raise ValueError("rub_z must be 0 or more")
-        self.rub_z = float(rub_z)  # ``z`` for the rub's discards (F5)
         if margin < 0 or z < 0:
             raise ValueError("margin and z must be 0 or more")
         self.margin, self.z = float(margin), float(z)
@@ -422,8 +421,7 @@ class Bot(BaseBot):
             return SharpBot().act(view, legal)
         if not tally.n:
             return SharpBot().act(view, legal)
-        z = self.rub_z if isinstance(candidates[0], Discard) else self.z
-        return candidates[choose(tally, self.margin, z)]
+        return candidates[choose(tally, self.margin, self.z)]
 
     @staticmethod
     def candidates(view: RuffView, legal: Sequence[Action]) -> list[Action]:
