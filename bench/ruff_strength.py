@@ -139,6 +139,9 @@ OPPONENTS = ("sharp", "steady", "random")
 # (4 matches a form against sharp, 2026-11-25 22:55 UTC, under the quiet lock at nice 0,
 # others' low-priority work running; decisions took 49.9 ms median, 51.2 ms at the 95th
 # percentile at most, 56 ms at most). 70 came from an earlier probe that ran at nice 19 by mistake.
+# How much that costs: 150 worlds against 70, deal for deal, single 3 +0.13 ± 0.10 points a
+# deal (``python bench/ruff_duplicate.py --form single --seats 3 --deals 300 --no-split
+# --bot pimc:samples=150 --base pimc:samples=70``, 2026-11-26, branch ruff4): not shown.
 PIMC = "pimc:samples=70"
 FORMS = {
     "double": ["--form", "double"],
