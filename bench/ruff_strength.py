@@ -127,7 +127,8 @@ engineers' jobs, load 5 to 8): single 3 pimc first, 95 of 150 / 79 of 150 wins, 
 9.28 points a deal, P 0.9764 (0.9796): not met, but seed 30's 0.2464 was its cards;
 double sharp first, 129 / 131 of 200, 11.76 / 11.96, P 0.3106 (0.2362): not met (0.9909
 duplicate at the same seed); single 2 pimc first, 156 / 139, 10.85 / 10.14, P 0.8811
-(0.8320): not met. Plain 200-round runs swing this much with the seed in every form;
+(0.8320): not met; single 4 pimc first, 94 / 93, 9.33 / 9.00, P 0.6997 (0.8041): not
+met (0.9931 at seed 30). Plain 200-round runs swing this much with the seed in every form;
 deal for deal the edge is +1 to +1.3 points (bench/ruff_duplicate.py).
 """
 
