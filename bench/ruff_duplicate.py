@@ -13,6 +13,12 @@ Run: ``python bench/ruff_duplicate.py [--form single --seats 3] [--deals 200]
 [--search announce,discard,play]``. Each deal is the first of the match seeded ``dup<i>``;
 a deal that ends the set at the ruff (F9) counts as it ends. ``--search`` lets the bot
 make only some kinds of decision (sharp the rest), to see where its gain comes from.
+At the end it splits the gain by the first decision where the bot left ``--base``'s
+choice in its own view (``Departure``: the rub's discards, F5, or the card of trick k,
+F7; "same" when it never did), each part over all deals so that the parts add up.
+``--late N`` plays instead the deal after a side first stands within N points of the
+set (F9), reached with ``--base`` at seat 0, that deal by the bot and the rest of the
+match by ``--base`` again, and reports beside the points its rank score (F10).
 
 Measured 2026-11-26 (nice 19 on the shared 2-core machine, load about 18: the figures do
 not depend on it), points a deal over sharp, 200 deals, the other seats sharp, before
@@ -50,6 +56,22 @@ single 2) +0.20 ± 0.36 (double, 60), -0.03 ± 0.06 (single 2, 140), +0.06
 +0.06 ± 0.07 (single 2, 140), -0.05 ± 0.13 (single 4, 100); ``exact=1`` -0.80 ± 0.37
 (double, 20), +0.00 ± 0.07 (single 2, 120). The options ``model`` and ``read`` were
 removed after these runs (they gained nothing); to repeat them, check out 70f4ed6.
+
+Where pimc gains on sharp, by its first departure from sharp's choice (2026-11-26, branch
+ruff4 at 9a9a440, the bot of efb5323, ``samples=70``, nice 19 beside another engineer's
+benches; each part a gain over all deals, in brackets each departing deal's): single 3,
+400 deals, +0.98 ± 0.14 in all: discards +0.39 (39 deals, +4.00 ± 0.72 each), the card
+of trick 1 +0.08 (55, +0.55 ± 0.33), trick 2 +0.12 (30), 3 +0.03, 4 +0.08, 5 +0.12 (40),
+6 to 11 +0.16 together, never departing 77 deals; beside sharp and steady
+(``--others sharp,steady``) +0.88 ± 0.12. Double, 300 deals, +1.33 ± 0.20: discards
++0.17 (14 deals, +3.71 ± 1.59 each), trick 1 +0.43 (50, +2.56 ± 0.53), 2 +0.19, 3 +0.11,
+4 +0.20, 5 -0.04 (22, -0.55 ± 0.71), 6 to 11 +0.28, never 69. No kind of decision or
+stage of the deal loses: the edge is many small gains, the rub's discards the largest
+per deal. Near the set's end (``--late 14``, single 3, 200 deals, the rest of the match
+sharp at seat 0 both ways): +0.93 ± 0.21 points in the deal and a rank score of +0.033 ±
+0.015 (the match's ranks, F10: +1 for each other seat it ends above, -1 below, their mean).
+Tried against the default on the same deals and not kept (figures and code in
+bots/ruff/pimc.py's text): ``ruffs=1``, ``wide=35``, ``margin=0.15:z=1``, ``sets=20``.
 """
 
 from __future__ import annotations
@@ -83,17 +105,57 @@ class Only:
         return chooser.act(view, legal)  # type: ignore[attr-defined, no-any-return]
 
 
+class Departure:
+    """Seat 0's bot, with the first of its decisions where it leaves ``base``'s choice in
+    the same view noted (``first``): the kind (discard, F5; play, F7) and, for a card,
+    the trick (1 for the first). Every earlier action of the deal is the same both ways
+    (the other seats are seeded alike), so the whole difference of the deal follows from
+    that decision. Announcements (F4) are passed over: pimc's lower one that still wins
+    shows fewer cards (F6), and the first discard or card after it is what is split by."""
+
+    def __init__(self, bot: object, base: object) -> None:
+        self.bot, self.base = bot, base
+        self.first = "same"
+
+    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:
+        picked = self.bot.act(view, legal)  # type: ignore[attr-defined]
+        if self.first == "same" and len(legal) > 1:
+            other = self.base.act(view, legal)  # type: ignore[attr-defined]
+            mine = legal[picked] if isinstance(picked, int) else picked
+            theirs = legal[other] if isinstance(other, int) else other
+            # pimc's least-showing announcement wins the ruff all the same (F4, F6): the
+            # split goes on to the first discard or card.
+            if not isinstance(mine, Announce) and _same(mine) != _same(theirs):
+                kind = next(k for k, cls in KINDS.items() if isinstance(mine, cls))
+                self.first = f"play {len(view.tricks) + 1:2d}" if kind == "play" else kind
+        return picked  # type: ignore[no-any-return]
+
+
+def _same(action: Action) -> object:
+    """An action's identity for ``Departure``: a discard's cards in any order (F5)."""
+    return frozenset(action.cards) if isinstance(action, Discard) else action
+
+
 def one_deal(
-    rules: RuffRules, spec: str, others: list[str], i: int, kinds: Sequence[str] = tuple(KINDS)
-) -> float:
+    rules: RuffRules,
+    spec: str,
+    others: list[str],
+    i: int,
+    kinds: Sequence[str] = tuple(KINDS),
+    base: str | None = None,
+) -> tuple[float, str]:
     """Seat 0's side's points less the others' in deal ``i``, seat 0 played by ``spec``
     (in the decisions of ``kinds``; the rest by sharp), seat s > 0 by ``others[(s - 1) %
-    len(others)]``."""
+    len(others)]``; and, given ``base``, the first decision where seat 0 left ``base``'s
+    choice (``Departure``; "same" when none)."""
     match = RuffMatch(rules, seed=f"dup{i}")
     names = [spec, *(others[(s - 1) % len(others)] for s in range(1, rules.seats))]
     bots = [load_bot(name, str(i), "ruff") for name in names]
     if set(kinds) != set(KINDS):
         bots[0] = Only(bots[0], load_bot("sharp", str(i), "ruff"), kinds)
+    tracked = None
+    if base is not None:
+        tracked = bots[0] = Departure(bots[0], load_bot(base, str(i), "ruff"))
     deal = match.view(0).deal
     while not match.is_over and match.view(0).deal == deal:
         (seat,) = match.to_act()
@@ -101,7 +163,70 @@ def one_deal(
         picked = bots[seat].act(match.view(seat), legal)
         match.apply(seat, legal[picked] if isinstance(picked, int) else picked)
     view = match.view(0)
-    return value(view.scores, view.side)
+    return value(view.scores, view.side), tracked.first if tracked else "same"
+
+
+def late_deal(
+    rules: RuffRules, spec: str, base: str, others: list[str], i: int, late: int
+) -> tuple[float, float] | None:
+    """A deal near the set's end and what it does to the match (F9, F10): the match seeded
+    ``late<i>`` is played by ``base`` at seat 0 (the others as in ``one_deal``) until a
+    side is within ``late`` points of the set; the next deal seat 0 plays as ``spec``, the
+    rest of the match as ``base`` again. Seat 0's side's points less the others' in that
+    deal, and its rank score at the match's end: the mean, over the seats of other sides,
+    of +1 for one it ranks above and -1 for one above it. None if the set ended first."""
+    match = RuffMatch(rules, seed=f"late{i}")
+    names = [base, *(others[(s - 1) % len(others)] for s in range(1, rules.seats))]
+    bots = [load_bot(name, str(i), "ruff") for name in names]
+    tested = load_bot(spec, str(i), "ruff")
+    rest = bots[0]
+    deal, state = match.view(0).deal, "before"
+    gain, before = 0.0, match.view(0).scores
+    while not match.is_over:
+        view = match.view(0)
+        if view.deal != deal:  # a deal ended: where does the set stand?
+            if state == "in":
+                gain, state = value(view.scores, view.side) - value(before, view.side), "after"
+                bots[0] = rest
+            deal = view.deal
+        if state == "before" and max(view.scores) >= rules.set_points - late:
+            state, before = "in", view.scores
+            bots[0] = tested
+        (seat,) = match.to_act()
+        legal = match.legal_actions(seat)
+        picked = bots[seat].act(match.view(seat), legal)
+        match.apply(seat, legal[picked] if isinstance(picked, int) else picked)
+    if state == "before":
+        return None
+    view = match.view(0)
+    if state == "in":  # the tested deal ended the set
+        gain = value(view.scores, view.side) - value(before, view.side)
+    ranks = match.ranks
+    mine = [r for s, r in enumerate(ranks) if match.side_of(s) != match.side_of(0)]
+    score = sum((r > ranks[0]) - (r < ranks[0]) for r in mine) / len(mine)
+    return gain, score
+
+
+def main_late(args: argparse.Namespace, rules: RuffRules) -> None:
+    """``--late``: the bot against ``--base`` in deals near the set's end, by rank."""
+    gains: list[float] = []
+    scores: list[float] = []
+    others = args.others.split(",")
+    i = 0
+    while len(gains) < args.deals:
+        mine = late_deal(rules, args.bot, args.base, others, i, args.late)
+        theirs = late_deal(rules, args.base, args.base, others, i, args.late)
+        i += 1
+        if mine is None or theirs is None:
+            continue
+        gains.append(mine[0] - theirs[0])
+        scores.append(mine[1] - theirs[1])
+        n = len(gains)
+        if n % 20 == 0 or n == args.deals:
+            (g, ge), (r, re) = mean_se(gains), mean_se(scores)
+            print(f"{args.form} {args.seats} seats, {n} late deals: {args.bot} - {args.base} = "
+                  f"{g:+.2f} ± {ge:.2f} points a deal, rank score {r:+.3f} ± {re:.3f}",
+                  flush=True)  # fmt: skip
 
 
 def main() -> None:
@@ -117,6 +242,17 @@ def main() -> None:
         default=",".join(KINDS),
         help="the kinds of decision --bot makes (announce,discard,play); sharp makes the rest",
     )
+    parser.add_argument(
+        "--no-split",
+        action="store_true",
+        help="skip the split by first departure (it asks --base every decision: slow for pimc)",
+    )
+    parser.add_argument(
+        "--late",
+        type=int,
+        default=0,
+        help="test deals once a side is within this many points of the set, by rank (0: off)",
+    )
     args = parser.parse_args()
     if args.deals < 2:
         parser.error("--deals must be at least 2")
@@ -127,16 +263,31 @@ def main() -> None:
         rules = RuffRules(form=args.form, seats=args.seats)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.late:
+        main_late(args, rules)
+        return
     gains: list[float] = []
+    by_first: dict[str, list[float]] = {}
+    others = args.others.split(",")
     for i in range(args.deals):
-        others = args.others.split(",")
-        mine = one_deal(rules, args.bot, others, i, kinds)
-        gains.append(mine - one_deal(rules, args.base, others, i))
+        split = None if args.no_split else args.base
+        mine, first = one_deal(rules, args.bot, others, i, kinds, split)
+        gains.append(mine - one_deal(rules, args.base, others, i)[0])
+        by_first.setdefault(first, []).append(gains[-1])
         n = len(gains)
         if n % 20 == 0 or n == args.deals:
             mean, se = mean_se(gains)
             print(f"{args.form} {args.seats} seats, {n} deals: {args.bot} - {args.base} = "
                   f"{mean:+.2f} ± {se:.2f} points a deal", flush=True)  # fmt: skip
+    # Each part is its deals' total over all deals, so the parts add up to the whole.
+    if args.no_split:
+        return
+    print(f"by the first decision where {args.bot} left {args.base}'s choice:")
+    for first, part in sorted(by_first.items()):
+        mean, se = mean_se(part)
+        share = len(part) / len(gains)
+        print(f"  {first:8s} {len(part):4d} deals  {mean * share:+.3f} a deal "
+              f"({mean:+.2f} ± {se:.2f} each)")  # fmt: skip
 
 
 if __name__ == "__main__":

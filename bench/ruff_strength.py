@@ -119,6 +119,17 @@ Seed 30 plain on main at cf64388 (the weighted evidence; ``python bench/ruff_str
 --form F``, two forms at once on an idle machine, 135 and 145 s): single 2 pimc first,
 156 / 153 wins, 10.67 / 10.20, P 0.7944 (0.7807 unweighted): not met; single 3 sharp
 first, 89 of 150 / 84 of 150, 9.63 / 9.29, P(pimc better) 0.2464 (0.2237): not met.
+
+Seed 31 plain, the same bot (branch ruff4, 2026-11-26: this session's changes to pimc
+were all measured deal for deal and taken out, bots/ruff/pimc.py; ``python
+bench/ruff_strength.py --form F --seed 31``, one run at a time at nice 19 beside other
+engineers' jobs, load 5 to 8): single 3 pimc first, 95 of 150 / 79 of 150 wins, 10.48 /
+9.28 points a deal, P 0.9764 (0.9796): not met, but seed 30's 0.2464 was its cards;
+double sharp first, 129 / 131 of 200, 11.76 / 11.96, P 0.3106 (0.2362): not met (0.9909
+duplicate at the same seed); single 2 pimc first, 156 / 139, 10.85 / 10.14, P 0.8811
+(0.8320): not met; single 4 pimc first, 94 / 93, 9.33 / 9.00, P 0.6997 (0.8041): not
+met (0.9931 at seed 30). Plain 200-round runs swing this much with the seed in every form;
+deal for deal the edge is +1 to +1.3 points (bench/ruff_duplicate.py).
 """
 
 from __future__ import annotations
@@ -139,6 +150,9 @@ OPPONENTS = ("sharp", "steady", "random")
 # (4 matches a form against sharp, 2026-11-25 22:55 UTC, under the quiet lock at nice 0,
 # others' low-priority work running; decisions took 49.9 ms median, 51.2 ms at the 95th
 # percentile at most, 56 ms at most). 70 came from an earlier probe that ran at nice 19 by mistake.
+# How much that costs: 150 worlds against 70, deal for deal, single 3 +0.13 ± 0.10 points a
+# deal (``python bench/ruff_duplicate.py --form single --seats 3 --deals 300 --no-split
+# --bot pimc:samples=150 --base pimc:samples=70``, 2026-11-26, branch ruff4): not shown.
 PIMC = "pimc:samples=70"
 FORMS = {
     "double": ["--form", "double"],

@@ -57,6 +57,29 @@ weighing each world by 0.3 for every play that sharp would not have made in it
 -0.05 ± 0.13 (single 4, 100); the exact sampler (``exact=1``) -0.80 ± 0.37 (double, 20:
 stopped, too slow), +0.00 ± 0.07 (single 2, 120).
 
+Tried on 2026-11-26 and not kept (branch ruff4, the code at f1e6d23; each paired against
+the default on the same deals, single 3, the other seats sharp, ``samples=70``,
+``python bench/ruff_duplicate.py --form single --seats 3 --bot pimc:samples=70:OPTION
+--base pimc:samples=70``): playouts whose card player also sees the ruffs (``ruffs=1``,
+``card_policy_ruffs``: no master led into a void seat holding a trump, no trick taken with
+a card a seat still to play over-ruffs or beats) +0.07 ± 0.09 (400 deals); the rub's
+discards searched from all the ways to throw the lowest k cards of each suit (``wide=35``,
+``lowest_per_suit``, every split of four over the suits, up to 35 sets; sharp's and the
+short list are among them) -0.03 ± 0.07 (240 deals): the short list already holds the
+discards that matter, and the playouts, not the candidates, bound what the search sees.
+
+Also not kept: leaving sharp's choice sooner (``margin=0.15:z=1``, options kept at 0.3
+and 2) in single 3 +0.08 ± 0.09 a deal (400 deals; +0.56 ± 0.20 after the first 100, an
+early lead that did not last), in double -0.30 ± 0.23 (80 deals, stopped); and scoring a
+playout that ends the set by the match's ranks (F9, F10) rather than by points (``sets=20``,
+the code at c308c5a: 20 points times the mean over the other sides of +1 for one it
+ranks above, -1 for one above it), measured in deals once a side is within 14 points of
+the set (``bench/ruff_duplicate.py --late 14``, the rest of the match by the default bot):
+rank score -0.020 ± 0.014, and -0.57 ± 0.22 points in that deal (single 3, 100 deals). Nor
+one standard error instead of two for the rub's discards alone (``rub_z=1``, the code at
+eacc99c; the discards gain +4 points a deal where pimc leaves sharp's, bench/ruff_duplicate.py):
+-0.01 ± 0.01 (single 3, 220 deals), the same discards almost always.
+
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; it begins no world it expects to end past them,
 ``SearchOptions.more``), or ``samples``, a fixed number of worlds per decision so that its play
