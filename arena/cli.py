@@ -1174,12 +1174,7 @@ def _check_match_lines(directory: Path, lines: Any) -> tuple[int, int]:
     the lines and the deals checked; (0, 0) without it."""
     from arena.core.replaycheck import group_by_match
     from arena.standings.leaderboard import ResultsError, load_matches
-    from arena.standings.matchcheck import (
-        check_disqualifications,
-        check_luck,
-        check_places,
-        check_points,
-    )
+    from arena.standings.matchcheck import check_luck, check_places, check_replayed
     from arena.standings.results import MATCHES
 
     path = directory / MATCHES
@@ -1190,8 +1185,7 @@ def _check_match_lines(directory: Path, lines: Any) -> tuple[int, int]:
     except ResultsError as exc:
         raise ValueError(str(exc)) from None
     deals = group_by_match(rec for _, rec in lines)
-    check_disqualifications(path, records, deals)
-    check_points(path, records, deals)
+    check_replayed(path, records, deals)
     return check_places(path, records), check_luck(path, records, deals, _corrected(directory))
 
 

@@ -1,6 +1,7 @@
 """``arena verify``'s audit of ``matches.jsonl``: every line's places follow the one rule
-(``arena.standings.places``), and its disqualifications and forfeits are the ones its deals'
-fault records show, and its ``deal_luck`` (``--correct-random``) is what the replays give."""
+(``arena.standings.places``); its disqualifications and forfeits are the ones its deals'
+fault records show and its ``deal_points`` are its replays' points; and its
+``deal_luck`` (``--correct-random``) is what the replays give."""
 
 from __future__ import annotations
 
@@ -34,13 +35,15 @@ def check_places(path: Path, records: Sequence[Mapping[str, Any]]) -> int:
     return checked
 
 
-def check_disqualifications(
+def check_replayed(
     path: Path,
     records: Sequence[Mapping[str, Any]],
     deals: Mapping[str, Sequence[Mapping[str, Any]]],
 ) -> None:
-    """Raise ValueError unless each match line's ``disqualified`` flags are the seats its
-    deals' fault records disqualify (a fault entry's own ``disqualified``)."""
+    """Raise ValueError naming the match unless each match line agrees with its deals'
+    replay lines: its ``disqualified`` flags are the seats their fault records
+    disqualify (a fault entry's own ``disqualified``), and its ``deal_points`` (what the
+    ratings rate) are their points, deal by deal (``arena.core.records``)."""
     for record in records:
         match = str(record["match"])
         if match not in deals:
@@ -57,21 +60,8 @@ def check_disqualifications(
                 f"{path}: match {match}: disqualified {record['disqualified']} but its deals' "
                 f"faults disqualify {seen}"
             )
-
-
-def check_points(
-    path: Path,
-    records: Sequence[Mapping[str, Any]],
-    deals: Mapping[str, Sequence[Mapping[str, Any]]],
-) -> None:
-    """Raise ValueError naming the match unless each line's ``deal_points`` (what the
-    ratings rate) are its replays' points, deal by deal (``arena.core.records``)."""
-    for record in records:
-        match = str(record["match"])
-        if match not in deals or "deal_points" not in record:
-            continue
-        want = deal_points(deals[match], len(record["seats"]))
-        if record["deal_points"] != want:
+        want = deal_points(deals[match], seats)
+        if "deal_points" in record and record["deal_points"] != want:
             raise ValueError(
                 f"{path}: match {match}: deal_points {record['deal_points']} but its "
                 f"replays give {want}"
