@@ -372,6 +372,36 @@ def test_learn_reads_al_mazo_and_a_falta_opened_as_random() -> None:
     assert odds[0] > 0 and odds[1] > 0 and odds[2] == odds[3] == 0
 
 
+def test_learn_reads_a_real_envido_declared_on_33_as_a_table_players() -> None:
+    """R8, R9: a Real Envido opened and accepted makes its caller declare; opened on 33
+    (7 and 6 of swords) it is what a table player opens on (shrewd's ``REAL_ENVIDO_AT``),
+    and reads as no sign of random play, as another pimc's sure Real Envido should; the
+    same call refused shows no number and keeps its flat prior toward random."""
+    match = match_with("4C 5O 6B", "7E 6E 1B")
+    act(match, 0, "play 4C")
+    act(match, 1, "call real-envido")
+    act(match, 0, "quiero")
+    while match.view(0).current.envido_state == "declaring":
+        (seat,) = match.to_act()
+        moves = match.legal_actions(seat)
+        match.apply(seat, next((m for m in moves if isinstance(m, Declare)), moves[0]))
+    view = match.view(0)
+    assert dict(view.current.declarations)[1] == 33
+    odds = [0.0, 0.0]
+    pimc.play_evidence(view.current, EnvidoCount(view.envido_count), 0, odds)
+    assert odds[1] < 0
+    reads = pimc.Reads()
+    reads.note(view)
+    assert reads.noise(view) == [0.0, 0.0]
+    refused = match_with("4C 5O 6B", "7E 6E 1B")
+    act(refused, 0, "play 4C")
+    act(refused, 1, "call real-envido")
+    act(refused, 0, "no-quiero")
+    odds = [0.0, 0.0]
+    pimc.play_evidence(refused.view(0).current, EnvidoCount(view.envido_count), 0, odds)
+    assert odds[1] > 0
+
+
 def test_it_learns_by_default_and_not_with_learn_0() -> None:
     assert pimc.Bot().reads is not None and pimc.Bot(learn=0).reads is None
 

@@ -555,14 +555,16 @@ def play_evidence(play: PlayView, count: EnvidoCount, me: int, out: list[float])
             raising = bool(pending) and pending[-1] == envido
             if not raising:
                 pending.append(envido)
-            if envido and not raising and action.call is EnvidoCall.FALTA_ENVIDO:
-                table, random_ = 0.03, 0.12  # a Falta opened: the match on one number
-            elif envido and not raising and action.call is EnvidoCall.REAL_ENVIDO:
-                table, random_ = 0.05, 0.12  # a table opens a Real Envido on a sure number
-            elif envido and seat in declared:
+            sure = not raising and action.call in (EnvidoCall.REAL_ENVIDO, EnvidoCall.FALTA_ENVIDO)
+            if envido and seat in declared:  # R9: the number shown, whatever the call
                 p = team_envido(count, half - 1, half, raising)[declared[seat]]
-                table = 0.1 + 0.85 * _sigmoid((p - (RAISE_AT if raising else ENVIDO_AT)) / 0.1)
-                random_ = 0.35 if raising else 0.4
+                at = REAL_ENVIDO_AT if sure else RAISE_AT if raising else ENVIDO_AT
+                table = 0.1 + 0.85 * _sigmoid((p - at) / 0.1)
+                random_ = 0.12 if sure else 0.35 if raising else 0.4
+            elif envido and sure:  # refused: no number shown, a flat prior
+                # a table opens a Real Envido on a sure number, a Falta on one surer still
+                table = 0.03 if action.call is EnvidoCall.FALTA_ENVIDO else 0.05
+                random_ = 0.12
             elif not envido and len(cards.get(seat, ())) == 3:
                 table = 0.1 + 0.85 * _sigmoid((_equity3(cards[seat]) - 0.7) / 0.08)
                 random_ = 0.2
