@@ -658,7 +658,7 @@ def noisy(move: Policy, noise: Sequence[float]) -> Policy:
         asked, seat = state.asked()
         e = noise[seat]
         if e and rng.random() < e:
-            legal = state._legal(asked, seat)
+            legal = state.legal()
             return legal[int(rng.random() * len(legal))]
         return move(state, rng)
 
