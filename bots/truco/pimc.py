@@ -63,8 +63,11 @@ taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the
 another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors). The
 default is ``search``: at six seats, over three seeds, neither other choice proved
 better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
-default) or ``own`` (above); ``learn``, 1 (the default) or 0 (above). Its play is a
-function of the position and of the match so far (``samples``: it repeats exactly).
+default) or ``own`` (above); ``learn``, 1 (the default) or 0 (above). With ``samples``
+its play repeats exactly: a function of the position and, with ``learn=1``, of the
+views this process has served it of the match so far (``Reads``: a restarted bot has
+forgotten them; a match id repeated in a later run of the same process is read with
+the earlier run's hands).
 
 Tried and not kept, the code removed (bench/truco_paired.py's docstring has the
 figures; each commit named holds the code as measured):
@@ -117,6 +120,7 @@ import functools
 import itertools
 import math
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -617,27 +621,47 @@ class Reads:
     its cards, rather than as the table player the playouts assume, from every earlier
     hand of the match and this one (``play_evidence``; a prior of ``PRIOR``). The
     playouts let such a seat act at random that often, and ``replay`` reads its actions
-    as telling that much less about its cards."""
+    as telling that much less about its cards.
+
+    It keeps the ``KEEP`` matches last noted (least recently used forgotten first), in
+    this process only: a restarted bot forgets, and a match id the referee repeats in a
+    later run is read with the earlier run's hands. Over gRPC the SDK calls ``act`` from
+    several threads at once (arena/sdk.py), so every use of ``seen`` holds a lock."""
+
+    KEEP = 64
 
     def __init__(self) -> None:
-        # (match, seat) -> hand number -> the plays last seen of it
+        # (match, seat) -> hand number -> the plays last seen of it; oldest use first
         self.seen: dict[tuple[str, int], dict[int, tuple[PlayView, ...]]] = {}
+        self.lock = threading.Lock()
+
+    def __getstate__(self) -> dict[str, object]:  # a lock is not pickled (arena/play/parallel.py)
+        with self.lock:
+            return {"seen": dict(self.seen)}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.seen = state["seen"]  # type: ignore[assignment]
+        self.lock = threading.Lock()
 
     def note(self, view: TrucoView) -> None:
         key = (view.match_id, view.seat)
-        hands = self.seen.get(key)
-        if hands is None:
-            if len(self.seen) >= 64:  # bounded: forget the oldest match
-                del self.seen[next(iter(self.seen))]
-            hands = self.seen[key] = {}
-        hands[view.hand_no] = view.plays
+        with self.lock:
+            hands = self.seen.pop(key, None)
+            if hands is None:
+                hands = {}
+                while len(self.seen) >= self.KEEP:  # bounded: forget the least recent
+                    self.seen.pop(next(iter(self.seen)), None)
+            self.seen[key] = hands  # last: the most recently used
+            hands[view.hand_no] = view.plays
 
     def noise(self, view: TrucoView) -> list[float]:
         """Each seat's chance of acting at random beyond the prior's (0 for no evidence,
         and for the searching seat)."""
         count = EnvidoCount(view.envido_count)
         odds = [0.0] * len(view.names)
-        for plays in self.seen.get((view.match_id, view.seat), {}).values():
+        with self.lock:
+            seen = list(self.seen.get((view.match_id, view.seat), {}).values())
+        for plays in seen:
             for play in plays:
                 play_evidence(play, count, view.seat, odds)
         prior = math.log(PRIOR / (1 - PRIOR))
