@@ -491,6 +491,24 @@ def test_the_noisy_playouts_take_only_legal_moves() -> None:
             state.apply(action)
 
 
+def test_learn_reads_a_truco_call_on_the_cards_left_and_the_tricks_won() -> None:
+    """R1, R5, R7: seat 1 (mano) loses the first trick with its 7 of swords, then calls
+    the Truco holding a 3 and a 4 with a trick down: a call a table player (``equity``,
+    as the playouts reckon it then) seldom makes, though its three cards as dealt would
+    have made it sound."""
+    match = match_with("1E 5O 6B", "7E 3C 4C", dealer=0)
+    act(match, 1, "play 7E")
+    act(match, 0, "play 1E", "play 5O")
+    act(match, 1, "call truco")
+    act(match, 0, "quiero")
+    act(match, 1, "play 3C", "play 4C")  # its three cards shown, the third trick open
+    play = match.view(0).current
+    assert len(play.tricks) == 2 and play.trick
+    odds = [0.0, 0.0]
+    pimc.play_evidence(play, EnvidoCount(match.view(0).envido_count), 0, odds)
+    assert odds[1] > 0
+
+
 @pytest.mark.parametrize(("first", "sign"), [("1E", 1), ("5O", -1)])
 def test_learn_reads_a_card_a_table_player_would_not_follow_with(first: str, sign: int) -> None:
     """R1, R4: seat 1 answers the 4 of cups with the 1 of swords where its 5 of coins

@@ -136,6 +136,7 @@ from arena.games.truco.actions import (
     Call,
     Declare,
     Mazo,
+    Play,
 )
 from arena.games.truco.calls import (
     TRUCO_LADDER,
@@ -293,17 +294,36 @@ def equity(state: sim.Sim, seat: int) -> float:
         if r is not None:
             lead += 1 if r == team else -1
     strength = sim.STRENGTH
+    return hand_equity([strength[c] for c in state.hands[seat]], lead, b.closed)
+
+
+def hand_equity(strengths: Sequence[int], lead: int, closed: int) -> float:
+    """``equity`` from the strengths (R1) of the cards a seat holds, its team's tricks won
+    less lost and the tricks closed: shared by the playouts and ``play_evidence``."""
     first = second = 0  # its two strongest cards
-    for c in state.hands[seat]:
-        v = strength[c]
+    for v in strengths:
         if v > first:
             first, second = v, first
         elif v > second:
             second = v
-    if lead >= 1 and b.closed >= 1 and first >= 9:
+    if lead >= 1 and closed >= 1 and first >= 9:
         return 0.9
     base = (first + second) / 28
     return min(1.0, max(0.0, base + 0.25 * lead))
+
+
+def follow(trick: Sequence[tuple[int, int]], seat: int, held: Sequence[int]) -> int:
+    """The strength (R1) of the card a table player follows ``trick`` ((seat, strength)
+    in play order) with from the strengths ``held``: its lowest when its partner holds
+    the trick (R4: a team's), else its cheapest winner, else its lowest. Shared by
+    ``policy`` and ``card_evidence``."""
+    top = max(v for _, v in trick)
+    holders = {s % 2 for s, v in trick if v == top}
+    if holders != {seat % 2}:
+        winners = [v for v in held if v > top]
+        if winners:
+            return min(winners)
+    return min(held)
 
 
 TOP_ENVIDO = 33  # ruling R9: 7 and 6 of one suit
@@ -436,17 +456,10 @@ def policy(state: sim.Sim, rng: Uniform, envido: bool = True) -> Action:
     if rng.random() < NOISE:
         return sim.PLAYS[hand[int(rng.random() * len(hand))]]
     strength = sim.STRENGTH
-    low = min(hand, key=strength.__getitem__)
     if not b.trick:
         return sim.PLAYS[max(hand, key=strength.__getitem__)]
-    top = max(strength[c] for _, c in b.trick)
-    holders = {s % 2 for s, c in b.trick if strength[c] == top}
-    if holders == {seat % 2}:
-        return sim.PLAYS[low]  # the partner holds the trick
-    winners = [c for c in hand if strength[c] > top]
-    if winners:
-        return sim.PLAYS[min(winners, key=strength.__getitem__)]
-    return sim.PLAYS[low]
+    pick = follow([(s, strength[c]) for s, c in b.trick], seat, [strength[c] for c in hand])
+    return sim.PLAYS[next(c for c in hand if strength[c] == pick)]  # the first so strong
 
 
 def _sigmoid(x: float) -> float:
@@ -528,12 +541,6 @@ FLAT = 0.3  # a random seat's action as ``likelihood`` would weigh it: alike in 
 NOISE_CAP = 0.9
 
 
-def _equity3(cards: Sequence[Card]) -> float:
-    """``equity`` at a play's start, from a seat's three cards (R1), as ``policy`` reads it."""
-    top = sorted((c.strength for c in cards), reverse=True)
-    return (top[0] + top[1]) / 28
-
-
 def play_evidence(play: PlayView, count: EnvidoCount, me: int, out: list[float]) -> None:
     """Add to ``out[seat]`` the log odds that ``seat`` acts at random rather than as a
     table player (``team_policy``'s thresholds), from what ``play`` showed of its cards
@@ -552,8 +559,25 @@ def play_evidence(play: PlayView, count: EnvidoCount, me: int, out: list[float])
             cards.setdefault(s, []).append(c)
     half = len(play.seats) // 2
     pending: list[bool] = []  # calls awaiting an answer, True for the Envido (R8 in R7)
+    played: set[tuple[int, Card]] = set()  # the cards played so far
+    results: list[int | None] = []  # each trick's team once closed, None: a tie (R5)
+
+    def truco_equity(seat: int) -> float:  # ``equity`` as the seat saw it then
+        team = seat % 2
+        lead = sum(0 if r is None else 1 if r == team else -1 for r in results)
+        held = [c.strength for c in cards[seat] if (seat, c) not in played]
+        return hand_equity(held, lead, len(results))
+
     for seat, action in play.log:
         table = random_ = 0.0
+        if isinstance(action, Play):
+            played.add((seat, action.card))
+            while len(results) < len(play.tricks) and played.issuperset(
+                play.tricks[len(results)].cards
+            ):  # a trick closes with its last card
+                w = play.tricks[len(results)].winner
+                results.append(None if w is None else w % 2)
+            continue
         if isinstance(action, Call):
             envido = action.is_envido
             raising = bool(pending) and pending[-1] == envido
@@ -570,7 +594,7 @@ def play_evidence(play: PlayView, count: EnvidoCount, me: int, out: list[float])
                 table = 0.03 if action.call is EnvidoCall.FALTA_ENVIDO else 0.05
                 random_ = 0.12
             elif not envido and len(cards.get(seat, ())) == 3:
-                table = 0.1 + 0.85 * _sigmoid((_equity3(cards[seat]) - 0.7) / 0.08)
+                table = 0.1 + 0.85 * _sigmoid((truco_equity(seat) - 0.7) / 0.08)
                 random_ = 0.2
         elif isinstance(action, Answer):
             envido = pending.pop() if pending else False
@@ -578,7 +602,7 @@ def play_evidence(play: PlayView, count: EnvidoCount, me: int, out: list[float])
                 p = team_envido(count, half - 1, half, True)[declared[seat]]
                 table, random_ = 0.1 + 0.8 * _sigmoid((p - 0.45) / 0.1), 0.35
             elif action.accept and not envido and len(cards.get(seat, ())) == 3:
-                table = 0.1 + 0.85 * _sigmoid((_equity3(cards[seat]) - 0.3) / 0.1)
+                table = 0.1 + 0.85 * _sigmoid((truco_equity(seat) - 0.3) / 0.1)
                 random_ = 0.35
         elif isinstance(action, Mazo):
             table, random_ = 0.05, 0.15
@@ -601,13 +625,7 @@ def card_evidence(play: PlayView, me: int, out: list[float]) -> None:
             if seat == me or not later:
                 continue
             held = [card, *later]
-            top = max(c.strength for _, c in trick[:i])
-            holders = {s % 2 for s, c in trick[:i] if c.strength == top}
-            winners = [c.strength for c in held if c.strength > top]
-            if holders == {seat % 2} or not winners:
-                pick = min(c.strength for c in held)
-            else:
-                pick = min(winners)
+            pick = follow([(s, c.strength) for s, c in trick[:i]], seat, [c.strength for c in held])
             chance = 1 / len(held)  # a random seat's pick being that one
             if card.strength == pick:
                 out[seat] += math.log(chance / 0.8)
