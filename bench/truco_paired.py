@@ -182,6 +182,17 @@ default before it (``--bot pimc:samples=150:learn=1 --base pimc:samples=150 --sh
   Truco accepted), so that another pimc is not read as random, at the cost of finding
   ``random`` out more slowly: +0.13 ± 0.07 on the same hands, -0.09 ± 0.15 against the
   kept reading.
+* after the review of 906856e (branch truco10, commit 2d0565f: an opened Real Envido or
+  Falta read on the number its caller declared, R9, no longer always as random, so that
+  another pimc is not read as mostly random; the Truco judged on the cards held then and
+  the tricks won), ``--bot pimc:samples=150:learn=1 --base pimc:samples=150:learn=0
+  --others pimc:samples=150:learn=1,shrewd,shrewd,basic,random --shuffle --history``, six
+  seats, 2400 hands from 1500 (hands 1500 to 3899, blocks of 300, run two at a time at
+  nice 19 beside another engineer's jobs and two tournaments): +0.13 ± 0.05 (capped +0.11
+  ± 0.03; Envido +0.11 ± 0.04, Truco +0.02 ± 0.02; team hands +0.00 ± 0.06 (1274), duels
+  +0.27 ± 0.07 (1126)); the first 600, the hands of the +0.26 above, +0.20 ± 0.11 (capped
+  +0.15 ± 0.07). Two standard errors above zero: ``learn=1`` stays the default. Fixes 1
+  and 4 alone (before the Truco's cards held then; 298 of those hands): +0.08 ± 0.15.
 
 Run (a statistical bench, no clock in it: at the lowest priority):
 ``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]

@@ -171,6 +171,17 @@ shrewd#1 0.9350; basic, third, 0.8548): NOT met. The paired gain (+0.26
 a hand in one seat at six seats, bench/truco_paired.py) does not show in these six-seat
 tournaments: P 0.87, 0.91, 0.83 on seed 30 for three plays within 0.1 points a hand of
 each other is the tournament's own spread.
+
+Branch truco10, the learner after its review (commit 2d0565f: another pimc's opened Real
+Envido or Falta read on its declared number, the Truco on the cards held then), seed 30,
+200 rounds, at nice 19 beside another engineer's jobs and a paired bench (load 4 to 8),
+each run's matches kept (``--results``). ``--seats 6 --pimc pimc:samples=150:learn=1``
+(the default's play): pimc#2 > pimc#1 > shrewd#2 > shrewd#1 > basic > random; pimc#2 won
+128, 4.94 points a hand (3.90), shrewd#2 102, 4.53 (4.31); P(pimc#2 better than shrewd#2)
+= 0.9933 (than shrewd#1 0.9965): met, on this seed (10 minutes). ``--duplicate``: pimc#2
+> pimc#1 > shrewd#2 > shrewd#1 > basic > random; pimc#2 won 118, 4.74 (3.98), shrewd#2
+104, 4.39 (4.33); P = 0.9807 (than shrewd#1 0.9959): NOT met (7 minutes). One seed only:
+the plays above, within 0.1 points a hand of each other, ranged from 0.80 to 0.92 on it.
 """
 
 from __future__ import annotations

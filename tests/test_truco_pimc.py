@@ -6,7 +6,9 @@ strength is measured by bench/truco_strength.py, never asserted."""
 
 from __future__ import annotations
 
+import pickle
 import random
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -20,6 +22,7 @@ from arena.games.truco.envido import EnvidoCount
 from arena.games.truco.rules import TrucoRules
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.state import TrucoMatch
+from bots.random import Bot as RandomBot
 from bots.truco import pimc, shrewd
 
 
@@ -372,8 +375,103 @@ def test_learn_reads_al_mazo_and_a_falta_opened_as_random() -> None:
     assert odds[0] > 0 and odds[1] > 0 and odds[2] == odds[3] == 0
 
 
-def test_it_learns_by_default_and_not_with_learn_0() -> None:
-    assert pimc.Bot().reads is not None and pimc.Bot(learn=0).reads is None
+def test_learn_reads_a_real_envido_declared_on_33_as_a_table_players() -> None:
+    """R8, R9: a Real Envido opened and accepted makes its caller declare; opened on 33
+    (7 and 6 of swords) it is what a table player opens on (shrewd's ``REAL_ENVIDO_AT``),
+    and reads as no sign of random play, as another pimc's sure Real Envido should; the
+    same call refused shows no number and keeps its flat prior toward random."""
+    match = match_with("4C 5O 6B", "7E 6E 1B")
+    act(match, 0, "play 4C")
+    act(match, 1, "call real-envido")
+    act(match, 0, "quiero")
+    while match.view(0).current.envido_state == "declaring":
+        (seat,) = match.to_act()
+        moves = match.legal_actions(seat)
+        match.apply(seat, next((m for m in moves if isinstance(m, Declare)), moves[0]))
+    view = match.view(0)
+    assert dict(view.current.declarations)[1] == 33
+    odds = [0.0, 0.0]
+    pimc.play_evidence(view.current, EnvidoCount(view.envido_count), 0, odds)
+    assert odds[1] < 0
+    reads = pimc.Reads()
+    reads.note(view)
+    assert reads.noise(view) == [0.0, 0.0]
+    refused = match_with("4C 5O 6B", "7E 6E 1B")
+    act(refused, 0, "play 4C")
+    act(refused, 1, "call real-envido")
+    act(refused, 0, "no-quiero")
+    odds = [0.0, 0.0]
+    pimc.play_evidence(refused.view(0).current, EnvidoCount(view.envido_count), 0, odds)
+    assert odds[1] > 0
+
+
+def test_with_random_seated_its_learned_play_repeats_over_several_hands() -> None:
+    """learn=1 against the bundled ``random`` (four seats, two of them random): two
+    instances with the same seed and ``samples`` choose the same at every decision over
+    several hands, while what they learn of the random seats is not nothing."""
+    seats = 4
+    match = TrucoMatch(TrucoRules(seats=seats), match_id="rep", seed="rep")
+    bot, twin = (pimc.Bot(seed=3, samples=6, learn=1) for _ in range(2))
+    chance = [RandomBot(seed=s) for s in range(seats)]
+    while not match.is_over and match.view(0).hand_no < 5:
+        seat = match.to_act()[0]
+        view, legal = match.view(seat), list(match.legal_actions(seat))
+        if seat % 2 == 0:
+            choice = bot.act(view, legal)
+            assert choice == twin.act(view, legal)
+        else:
+            choice = chance[seat].act(view, legal)
+        match.apply(seat, legal[choice] if isinstance(choice, int) else choice)
+    view = match.view(0)
+    assert view.hand_no >= 4  # several hands played
+    noise = bot.reads.noise(view)  # type: ignore[union-attr]
+    assert noise == twin.reads.noise(view)  # type: ignore[union-attr]
+    assert noise[1] > 0 or noise[3] > 0
+
+
+class _in_match:  # noqa: N801 (a view, as if of another match)
+    def __init__(self, view: Any, match_id: str) -> None:
+        self.view, self.match_id = view, match_id
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.view, name)
+
+
+def test_learn_forgets_the_least_recently_used_match_and_pickles() -> None:
+    """``Reads`` keeps ``KEEP`` matches, the one least recently noted forgotten first (a
+    long match noted again is kept); it pickles (arena/play/parallel.py sends bots so),
+    its lock made afresh."""
+    match = match_with("7E 6E 1B", "4C 5O 6B")
+    view = match.view(0)
+    reads = pimc.Reads()
+    reads.note(view)
+    for k in range(2 * reads.KEEP):
+        reads.note(_in_match(view, f"other{k}"))
+        reads.note(view)  # the long match, played on
+    assert len(reads.seen) == reads.KEEP and ("t", 0) in reads.seen
+    assert ("other0", 0) not in reads.seen
+    copy = pickle.loads(pickle.dumps(reads))
+    assert copy.seen.keys() == reads.seen.keys() and copy.lock is not reads.lock
+
+
+def test_learn_takes_notes_from_many_threads_at_once() -> None:
+    """Over gRPC the SDK calls ``act`` from several threads (arena/sdk.py): notes and
+    reads of many matches at once, past the bound, raise nothing and keep it."""
+    view = _envido_called_by_seat_1("4C 5O 6B").view(0)
+    reads = pimc.Reads()
+    reads.note(view)
+    read = reads.noise(view)
+    assert read[1] > 0
+
+    def work(n: int) -> None:
+        for k in range(200):
+            mine = _in_match(view, f"m{n}-{k % 80}")
+            reads.note(mine)
+            assert reads.noise(mine) in (read, [0.0, 0.0])  # or forgotten since by another
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(work, range(8)))
+    assert len(reads.seen) == reads.KEEP
 
 
 def test_learn_knows_nothing_of_a_match_it_has_not_seen() -> None:
@@ -391,6 +489,24 @@ def test_the_noisy_playouts_take_only_legal_moves() -> None:
             action = move(state, rng)
             assert action in state.legal()
             state.apply(action)
+
+
+def test_learn_reads_a_truco_call_on_the_cards_left_and_the_tricks_won() -> None:
+    """R1, R5, R7: seat 1 (mano) loses the first trick with its 7 of swords, then calls
+    the Truco holding a 3 and a 4 with a trick down: a call a table player (``equity``,
+    as the playouts reckon it then) seldom makes, though its three cards as dealt would
+    have made it sound."""
+    match = match_with("1E 5O 6B", "7E 3C 4C", dealer=0)
+    act(match, 1, "play 7E")
+    act(match, 0, "play 1E", "play 5O")
+    act(match, 1, "call truco")
+    act(match, 0, "quiero")
+    act(match, 1, "play 3C", "play 4C")  # its three cards shown, the third trick open
+    play = match.view(0).current
+    assert len(play.tricks) == 2 and play.trick
+    odds = [0.0, 0.0]
+    pimc.play_evidence(play, EnvidoCount(match.view(0).envido_count), 0, odds)
+    assert odds[1] > 0
 
 
 @pytest.mark.parametrize(("first", "sign"), [("1E", 1), ("5O", -1)])
