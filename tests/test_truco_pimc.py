@@ -330,6 +330,14 @@ def test_an_unknown_model_option_is_refused_in_one_line() -> None:
         pimc.Bot(model="sharp")
 
 
+def declare_all(match: TrucoMatch) -> None:
+    """Every seat declares its envido in turn, once the Envido is accepted (R9)."""
+    while match.view(0).current.envido_state == "declaring":
+        (seat,) = match.to_act()
+        moves = match.legal_actions(seat)
+        match.apply(seat, next((m for m in moves if isinstance(m, Declare)), moves[0]))
+
+
 def _envido_called_by_seat_1(weak: str) -> TrucoMatch:
     """Two seats: seat 0 (mano, 33 in 7E 6E) leads, seat 1 calls the Envido on ``weak``
     cards, seat 0 accepts, and both declare (R9: the caller first, then seat 0)."""
@@ -337,10 +345,7 @@ def _envido_called_by_seat_1(weak: str) -> TrucoMatch:
     act(match, 0, "play 1B")
     act(match, 1, "call envido")
     act(match, 0, "quiero")
-    while match.view(0).current.envido_state == "declaring":
-        (seat,) = match.to_act()
-        moves = match.legal_actions(seat)
-        match.apply(seat, next((m for m in moves if isinstance(m, Declare)), moves[0]))
+    declare_all(match)
     return match
 
 
@@ -384,10 +389,7 @@ def test_learn_reads_a_real_envido_declared_on_33_as_a_table_players() -> None:
     act(match, 0, "play 4C")
     act(match, 1, "call real-envido")
     act(match, 0, "quiero")
-    while match.view(0).current.envido_state == "declaring":
-        (seat,) = match.to_act()
-        moves = match.legal_actions(seat)
-        match.apply(seat, next((m for m in moves if isinstance(m, Declare)), moves[0]))
+    declare_all(match)
     view = match.view(0)
     assert dict(view.current.declarations)[1] == 33
     odds = [0.0, 0.0]
