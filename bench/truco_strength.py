@@ -186,6 +186,12 @@ On main after the merge (7e4bc97, the same play as 2d0565f), at nice 19: four se
 (``--seats 4 --pimc pimc:samples=200``): pimc > shrewd > basic > random; pimc won 140,
 3.00 (2.13), shrewd 106, 2.66 (2.46); P = 0.9997: met. Two seats (``--seats 2 --pimc
 pimc:samples=300``): pimc won 179, 2.87 (1.55), shrewd 139, 1.83 (1.29); P = 1.0000: met.
+Six seats, seed 31, the same code, at normal priority: plain, pimc#1 > basic > pimc#2 >
+shrewd#2 > shrewd#1 > random; pimc#1 won 119, 4.80 (4.24), shrewd#2 107, 4.61 (4.43);
+P(pimc#1 better than shrewd#2) = 0.8115 (than shrewd#1 0.8392): NOT met. ``--duplicate``:
+pimc#1 > pimc#2 > shrewd#1 > shrewd#2 > basic > random; pimc#1 won 125, 4.93 (4.05),
+shrewd#1 111, 4.65 (4.33); P = 0.9400 (than shrewd#2 0.9993): NOT met. So six seats is
+met on one run of four (seed 30 plain).
 """
 
 from __future__ import annotations
