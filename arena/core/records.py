@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 
@@ -26,3 +26,10 @@ def deal_points(deals: Sequence[Mapping[str, Any]], seats: int) -> list[list[int
         out.append([totals[s] - before[s] for s in range(seats)])
         before = list(totals)
     return out
+
+
+def corrected_seats(uniform: Iterable[int], out: Sequence[bool]) -> list[int]:
+    """``--correct-random``: the seats of ``uniform`` (the bundled random bot's) whose luck
+    a match line takes out: every one but a seat ``out`` of the match (disqualified or
+    forfeiting: the fallback played it unasked, no uniform choice)."""
+    return [s for s in uniform if not out[s]]

@@ -14,7 +14,7 @@ from typing import Any, Protocol, cast
 
 from arena.bot import Bot, call_hook, has_hook
 from arena.core.errors import AnswerIndexError, RuleError
-from arena.core.records import deal_points
+from arena.core.records import corrected_seats, deal_points
 from arena.core.seeding import block_key, match_key, schedule_seed
 from arena.games.registry import REGISTRY, DuplicateGame, Game, Match
 from arena.play.faults import FaultBook, FaultKind
@@ -110,7 +110,7 @@ def finish_match(
         **game.match_stats(deals),
         **summary,
         "deal_points": deal_points(deals, len(names)),
-        **deal_luck(game, [s for s in ctx.uniform if not out[s]], deals),
+        **deal_luck(game, corrected_seats(ctx.uniform, out), deals),
     }
 
 

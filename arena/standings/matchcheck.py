@@ -10,7 +10,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.core.records import deal_points
+from arena.core.records import corrected_seats, deal_points
 from arena.games.registry import REGISTRY, record_game
 from arena.standings.places import record_places
 
@@ -93,7 +93,8 @@ def check_luck(
         }
         has = "deal_luck" in record or "luck_seats" in record
         if uniform is not None:
-            want = [s for s, n in enumerate(names) if n in uniform and s not in left]
+            out = [s in left for s in range(len(names))]
+            want = corrected_seats((s for s, n in enumerate(names) if n in uniform), out)
             if not want and has:
                 raise ValueError(f"{path}: match {match}: luck_seats and deal_luck, but no "
                                  "seat of it is a corrected random bot")  # fmt: skip
