@@ -13,9 +13,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from arena.core.files import write_atomic
 from arena.games.registry import REGISTRY
 from arena.report.data import ReportData, collect
-from arena.standings.leaderboard import _write_atomic
 
 REPORT = "report.html"
 _ASSETS = resources.files("arena.report") / "assets"
@@ -28,7 +28,7 @@ def write_report(directory: Path, *, run: Any = None) -> Path:
     the matches are rated again)."""
     data = collect(directory, run=run)
     path = directory / REPORT
-    _write_atomic(path, render(data))
+    write_atomic(path, render(data))
     return path
 
 

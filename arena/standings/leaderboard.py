@@ -13,18 +13,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields, make_dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from arena.core.files import write_atomic
 from arena.games.registry import REGISTRY, StatColumn, record_game
 from arena.standings.places import record_places
 from arena.standings.ratings import DEFAULT_PARAMS, RatingError, RatingParams, Ratings
-from arena.standings.results import PRIVATE_FILE
 
 SCHEMA = 1  # of the match lines read here
 # leaderboard.json: 2 since wins count a shared first as a fraction and the p_better_next
@@ -406,22 +404,6 @@ def interval95(per_match: Sequence[tuple[float, int]]) -> float | None:
 # --- writing and reading ------------------------------------------------------------
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file in the same directory, then rename over ``path``:
-    a reader never sees half a file."""
-    # The mode every other results file gets (``PRIVATE_FILE``, docs/results.md: the
-    # organiser's alone until the event is over).
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _csv_cell(value: object) -> str:
     if value is None:
         return ""
@@ -441,7 +423,7 @@ def to_csv(rows: Sequence[Row]) -> str:
 
 
 def write_csv(rows: Sequence[Row], path: str | Path) -> None:
-    _write_atomic(Path(path), to_csv(rows))
+    write_atomic(Path(path), to_csv(rows))
 
 
 def to_json(
@@ -466,7 +448,7 @@ def write_json(
     *,
     params: RatingParams = DEFAULT_PARAMS,
 ) -> None:
-    _write_atomic(Path(path), to_json(rows, meta, params=params))
+    write_atomic(Path(path), to_json(rows, meta, params=params))
 
 
 def _row_from(values: Mapping[str, Any], where: str) -> Row:

@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, overload
 
+from arena.core.files import open_private, private_dir, write_atomic
+
 REPLAYS = "replays.jsonl"
 MATCHES = "matches.jsonl"
 TOURNAMENT = "tournament.json"
@@ -58,30 +60,8 @@ class DealLines(Sequence[Mapping[str, Any]]):
         return self.text.count("\n")
 
 
-# A results directory holds every hand of the deals played (and a seeded run's
-# tournament.json the seed that deals them all): while an event runs, nobody but the
-# organiser may read it. So a directory the arena creates is its owner's alone, and so
-# is every file it creates there; publish the results after the event (``chmod``).
-PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600
-
-
-def private_dir(directory: Path) -> None:
-    """Create ``directory`` (and its parents) unless it exists; a new one is its owner's
-    alone (an existing one keeps its mode: the organiser chose it)."""
-    directory.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
-
-
-def open_private(path: Path, mode: str) -> IO[str]:
-    """Open ``path`` for text ("a" or "w"); a file it creates is its owner's alone."""
-    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if mode == "a" else os.O_TRUNC)
-    return os.fdopen(os.open(path, flags, PRIVATE_FILE), mode, encoding="utf-8")
-
-
 def write_json_atomic(path: Path, obj: Any) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    with open_private(tmp, "w") as f:
-        f.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
-    os.replace(tmp, path)
+    write_atomic(path, json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
 
 
 def _cut_torn_tail(path: Path) -> int:
@@ -135,10 +115,7 @@ def repair(directory: Path) -> int:
                 "restore the file, or start a new run"
             )
     if len(keep) != len(lines):
-        tmp = path.with_name(path.name + ".tmp")
-        with open_private(tmp, "w") as f:
-            f.write("".join(keep))
-        os.replace(tmp, path)
+        write_atomic(path, "".join(keep))
         dropped += len(lines) - len(keep)
     return dropped
 

@@ -1,0 +1,44 @@
+"""Files the arena writes that hold what bots may not see: owner-only, written whole.
+
+A results directory holds every hand of the deals played (and a seeded run's
+tournament.json the seed that deals them all); a ladder's database every hand it has
+dealt. While an event runs nobody but the organiser may read them, not even a bot run as
+another user on the same machine (docs/results.md). So a directory the arena creates is
+its owner's alone, and so is every file it creates; the organiser publishes the results
+after the event (``chmod``).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import IO
+
+PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600
+
+
+def private_dir(directory: Path) -> None:
+    """Create ``directory`` (and its parents) unless it exists; a new one is its owner's
+    alone (an existing one keeps its mode: the organiser chose it)."""
+    directory.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
+
+
+def open_private(path: Path, mode: str) -> IO[str]:
+    """Open ``path`` for text ("a" or "w"); a file it creates is its owner's alone."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if mode == "a" else os.O_TRUNC)
+    return os.fdopen(os.open(path, flags, PRIVATE_FILE), mode, encoding="utf-8")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` via a new owner-only file in the same directory, then rename it over
+    ``path``: a reader never sees half a file, and two writers never share a temporary."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
