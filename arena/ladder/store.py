@@ -154,8 +154,11 @@ class Store:
         if path.exists():
             raise LadderError(f"{directory} already holds a ladder ({DB})")
         try:
-            directory.mkdir(parents=True, exist_ok=True)
-            # The database holds the ladder's secret: its owner alone may read it.
+            if not directory.exists():  # its owner's alone: the files beside the database
+                directory.parent.mkdir(parents=True, exist_ok=True)  # (WAL) hold every hand
+                directory.mkdir(mode=0o700)
+            # The database holds the ladder's secret and every hand: its owner alone may
+            # read it (SQLite gives its -wal and -shm files the database's mode).
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             os.close(fd)
         except OSError as exc:
