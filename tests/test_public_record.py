@@ -177,3 +177,17 @@ def test_a_fault_detail_is_not_public() -> None:
     assert out is not None
     assert out(record)["faults"] == [{**fault, "detail": None}]
     assert record["faults"][0]["detail"] == fault["detail"]  # the stored record keeps it
+
+
+def test_a_ruff_fallback_discard_is_played_face_down() -> None:
+    """A rubber that faulted at its rub: the fallback's four discards stay hidden (F5)."""
+    record = next(r for r, _ in played_deals("ruff", {}, "s1") if r["discards"] is not None)
+    rubber, discards = record["rubber"], " ".join(record["discards"])
+    record["faults"] = [{"seat": rubber, "kind": "timeout", "detail": "no answer in 1 s",
+                         "deal": 1, "decision": 5, "played": f"discard {discards}",
+                         "strikes": 0, "disqualified": False}]  # fmt: skip
+    public = REGISTRY["ruff"].public_record
+    assert public is not None
+    out = public(record)
+    assert [(f["played"], f["detail"]) for f in out["faults"]] == [("discard", None)]
+    assert not set(record["discards"]) & set(card_codes("ruff", out["faults"]))

@@ -9,7 +9,7 @@ its hidden ones after them, so where a card was dealt says nothing about the uns
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 HIDDEN = None  # a card no other seat saw, in a public record
@@ -22,12 +22,15 @@ def hide(cards: Sequence[str], seen: Collection[str]) -> list[str | None]:
     return kept + [HIDDEN] * (len(cards) - len(kept))
 
 
-def public_faults(faults: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def public_faults(
+    faults: Iterable[Mapping[str, Any]], action: Callable[[str], str] = str
+) -> list[dict[str, Any]]:
     """A deal's fault entries without their ``detail``: a refusal's detail lists the
     faulting seat's legal actions, its own cards among them (or, in Ruff, its true ruff),
-    which only that seat was told. The kind, the decision and the action played in its
-    place (the fallback, which every seat saw played) stay."""
-    return [{**f, "detail": None} for f in faults]
+    which only that seat was told. The kind and the decision stay, and the action played
+    in its place (the fallback) as the other seats saw it: ``action`` of it (Ruff's
+    fallback discard is played face down)."""
+    return [{**f, "detail": None, "played": action(f["played"])} for f in faults]
 
 
 def played_by(tricks: Iterable[Mapping[str, Any]]) -> dict[int, set[str]]:

@@ -21,6 +21,11 @@ from typing import Any
 from arena.core.public import HIDDEN, hide, played_by, public_faults
 
 
+def public_action(action: str) -> str:
+    """An action as the other seats saw it: a discard without its cards (F5)."""
+    return "discard" if action.startswith("discard ") else action
+
+
 def public_record(record: Mapping[str, Any]) -> dict[str, Any]:
     """A fresh copy of ``record`` (a Ruff and Trump deal's replay record) with the hidden
     cards ``None`` (F5, F6, F11)."""
@@ -39,11 +44,8 @@ def public_record(record: Mapping[str, Any]) -> dict[str, Any]:
     out["head"] = hide(record["head"], {record["turned"]})  # F2: only the turned card
     if record["discards"] is not None:
         out["discards"] = [HIDDEN] * len(record["discards"])
-    out["actions"] = [
-        [seat, "discard" if action.startswith("discard ") else action]
-        for seat, action in record["actions"]
-    ]
+    out["actions"] = [[seat, public_action(action)] for seat, action in record["actions"]]
     out["ruffs"] = [HIDDEN] * len(record["ruffs"])  # F3's true ruff: never told (F11)
-    out["faults"] = public_faults(record.get("faults", []))
+    out["faults"] = public_faults(record.get("faults", []), public_action)
     out["public"] = True
     return out
