@@ -171,10 +171,27 @@ def test_leaderboard_of_a_damaged_directory_names_the_file_and_line(
     assert "matches.jsonl line 3" in one_line_error(["leaderboard", str(out)])
 
 
-def test_the_leaderboard_files_have_the_mode_of_the_other_results_files(
+def test_a_new_results_directory_and_its_files_are_the_organisers_alone(
     finished_run: Path,
 ) -> None:
+    # replays.jsonl holds every hand dealt: another user on the machine (a bot run as
+    # botuser, README) must not read it while the event runs (docs/results.md).
+    assert finished_run.stat().st_mode & 0o777 == 0o700
     modes = {f.name: f.stat().st_mode & 0o777 for f in finished_run.iterdir()}
-    assert modes["leaderboard.csv"] == modes["leaderboard.json"] == modes["matches.jsonl"], modes
-    assert modes["matches.jsonl"] == modes["tournament.json"] == modes["replays.jsonl"]
+    assert set(modes) >= {"leaderboard.csv", "leaderboard.json", "matches.jsonl",
+                          "tournament.json", "replays.jsonl", "report.html"}, modes  # fmt: skip
+    assert set(modes.values()) == {0o600}, modes
     assert not any(name.endswith(".tmp") for name in modes)
+
+
+def test_a_results_directory_that_exists_keeps_its_mode(tmp_path: Path) -> None:
+    out = tmp_path / "shared"
+    out.mkdir(mode=0o750)
+    out.chmod(0o750)  # whatever the umask
+    got = runner.invoke(
+        app, ["tournament", "--in-process", "--rounds", "1", "--deals", "1",
+              "--results", str(out), "--quiet"],
+    )  # fmt: skip
+    assert got.exit_code == 0, got.output
+    assert out.stat().st_mode & 0o777 == 0o750  # the organiser chose it
+    assert (out / "replays.jsonl").stat().st_mode & 0o777 == 0o600

@@ -221,6 +221,23 @@ def test_r9_a_seat_passed_over_while_its_team_was_best_is_asked_later() -> None:
     assert m.view(1).current.declarations == ((0, 28), (1, None), (3, 31), (2, None))
 
 
+def test_r9_a_seat_asked_to_declare_is_told_so_whatever_else_it_sends() -> None:
+    # An outside attack sent a Truco call when a declaration was asked and was told the
+    # call was "not the next Truco raise" (R7): the reason is that a declaration is asked.
+    m = match_with(*FOUR)
+    act(m, 0, "call envido")
+    act(m, 1, "quiero")
+    for wrong in ("call vale-cuatro", "call truco", "call envido", "play 3C", "quiero", "mazo"):
+        with pytest.raises(RuleError) as err:
+            act(m, 0, wrong)
+        assert err.value.ruling == "R9", wrong
+        assert "asked to declare its envido (or say son buenas)" in str(err.value), wrong
+        assert "legal now: declare 28" in str(err.value), wrong
+    with pytest.raises(RuleError) as err:
+        act(m, 0, "son-buenas")  # the first to declare must give a number
+    assert err.value.ruling == "R9" and "son buenas is not possible now" in str(err.value)
+
+
 def test_r9_equal_envidos_go_to_the_seat_closer_to_mano() -> None:
     m = match_with("7E 10E 1B", "7O 12O 2B")
     act(m, 0, "play 1B")

@@ -34,7 +34,14 @@ from arena.games.registry import REGISTRY, Game, game_entry
 from arena.play.botgames import check_plays
 from arena.play.loading import instantiate, load_class, split_options
 from arena.play.tournament import TournamentPlan, entrant_names
-from arena.standings.results import MATCHES, SECRET, TOURNAMENT, ResultsDirError, read_jsonl
+from arena.standings.results import (
+    MATCHES,
+    SECRET,
+    TOURNAMENT,
+    ResultsDirError,
+    private_dir,
+    read_jsonl,
+)
 from arena.standings.settle import MARGIN, UntilSettled
 
 DEFAULT_BOTS = REGISTRY["truf"].default_entrants({})  # the default game's
@@ -581,7 +588,7 @@ def write_tokens(path: Path, tokens: dict[str, str]) -> None:
     text = "# NAME TOKEN: give each entrant its line\n" + "".join(
         f"{name} {token}\n" for token, name in tokens.items()
     )
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_dir(path.parent)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)

@@ -24,6 +24,7 @@ from typing import Any
 from arena.games.registry import REGISTRY, StatColumn, record_game
 from arena.standings.places import record_places
 from arena.standings.ratings import DEFAULT_PARAMS, RatingError, RatingParams, Ratings
+from arena.standings.results import PRIVATE_FILE
 
 SCHEMA = 1  # of the match lines read here
 # leaderboard.json: 2 since wins count a shared first as a fraction and the p_better_next
@@ -408,10 +409,10 @@ def interval95(per_match: Sequence[tuple[float, int]]) -> float | None:
 def _write_atomic(path: Path, text: str) -> None:
     """Write via a temporary file in the same directory, then rename over ``path``:
     a reader never sees half a file."""
-    # Not mkstemp: its files are owner-only (0600); this one gets the mode every other
-    # results file gets (0666 less the umask: 0644 usually). Only secrets are 0600.
+    # The mode every other results file gets (``PRIVATE_FILE``, docs/results.md: the
+    # organiser's alone until the event is over).
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)

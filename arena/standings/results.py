@@ -58,9 +58,29 @@ class DealLines(Sequence[Mapping[str, Any]]):
         return self.text.count("\n")
 
 
+# A results directory holds every hand of the deals played (and a seeded run's
+# tournament.json the seed that deals them all): while an event runs, nobody but the
+# organiser may read it. So a directory the arena creates is its owner's alone, and so
+# is every file it creates there; publish the results after the event (``chmod``).
+PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600
+
+
+def private_dir(directory: Path) -> None:
+    """Create ``directory`` (and its parents) unless it exists; a new one is its owner's
+    alone (an existing one keeps its mode: the organiser chose it)."""
+    directory.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
+
+
+def open_private(path: Path, mode: str) -> IO[str]:
+    """Open ``path`` for text ("a" or "w"); a file it creates is its owner's alone."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if mode == "a" else os.O_TRUNC)
+    return os.fdopen(os.open(path, flags, PRIVATE_FILE), mode, encoding="utf-8")
+
+
 def write_json_atomic(path: Path, obj: Any) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    with open_private(tmp, "w") as f:
+        f.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
     os.replace(tmp, path)
 
 
@@ -116,7 +136,8 @@ def repair(directory: Path) -> int:
             )
     if len(keep) != len(lines):
         tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text("".join(keep), encoding="utf-8")
+        with open_private(tmp, "w") as f:
+            f.write("".join(keep))
         os.replace(tmp, path)
         dropped += len(lines) - len(keep)
     return dropped
@@ -128,12 +149,12 @@ class ResultsWriter:
     def __init__(self, directory: str | Path, *, fsync: bool = True) -> None:
         self.dir = Path(directory)
         try:
-            self.dir.mkdir(parents=True, exist_ok=True)
+            private_dir(self.dir)
         except OSError as exc:
             raise ResultsDirError(f"cannot create results directory {self.dir}: {exc}") from None
         self._fsync = fsync
-        self._replays: IO[str] = open(self.dir / REPLAYS, "a", encoding="utf-8")  # noqa: SIM115
-        self._matches: IO[str] = open(self.dir / MATCHES, "a", encoding="utf-8")  # noqa: SIM115
+        self._replays: IO[str] = open_private(self.dir / REPLAYS, "a")
+        self._matches: IO[str] = open_private(self.dir / MATCHES, "a")
 
     def write_config(self, config: Mapping[str, Any]) -> None:
         write_json_atomic(self.dir / TOURNAMENT, dict(config))

@@ -29,6 +29,7 @@ from arena.games.truco.actions import (
     Declare,
     Mazo,
     Play,
+    SonBuenas,
     sort_key,
 )
 from arena.games.truco.bout import Bout, TrucoPending, team_of
@@ -351,15 +352,20 @@ class TrucoMatch(stepwise.StepwiseMatch):
             Asked.DECLARE: "R9",
         }[asked]
         reason = f"not legal when asked to {asked.value}"
-        if isinstance(action, Play) and asked is Asked.PLAY:
+        if asked is Asked.DECLARE:  # R9: only a number or son buenas answers a declaration
+            if isinstance(action, Declare):
+                reason = "a declaration must be the seat's true envido and beat the best so far"
+            elif isinstance(action, SonBuenas):
+                reason = "son buenas is not possible now"
+            else:
+                reason = "the seat is asked to declare its envido (or say son buenas), nothing else"
+        elif isinstance(action, Play) and asked is Asked.PLAY:
             ruling, reason = "R4", f"{action.card} is not in this seat's hand"
         elif isinstance(action, Call) and isinstance(action.call, TrucoCall):
             ruling, reason = "R7", "not the next Truco raise this team may make"
         elif isinstance(action, Call) and isinstance(action.call, EnvidoCall):
             ruling = "R8"
             reason = "no Envido call or raise is possible now (one a play, before one's first card)"
-        elif isinstance(action, Declare) and asked is Asked.DECLARE:
-            reason = "a declaration must be the seat's true envido and beat the best so far"
         elif isinstance(action, Mazo) and asked is not Asked.PLAY:
             ruling, reason = "R10", "al mazo is only possible on one's turn to play"
         options = ", ".join(str(a) for a in legal)
