@@ -127,7 +127,17 @@ def _deals(blob: bytes) -> list[dict[str, Any]]:
     return [json.loads(line) for line in zlib.decompress(blob).decode("utf-8").splitlines()]
 
 
-def _entrant(db: sqlite3.Connection, name: str) -> dict[str, Any] | None:
+def _public_faults(deal: dict[str, Any], game: str) -> list[dict[str, Any]]:
+    """A deal's faults as its public record has them (no detail; the fallback played as
+    the other seats saw it); for a game without one, neither detail nor fallback."""
+    public = REGISTRY[game].public_record
+    if public is None:
+        return [{**f, "played": None} for f in public_faults(deal.get("faults", []))]
+    faults: list[dict[str, Any]] = public(deal)["faults"]
+    return faults
+
+
+def _entrant(db: sqlite3.Connection, name: str, game: str) -> dict[str, Any] | None:
     row = db.execute("SELECT id, status, reason FROM entrants WHERE name = ?", (name,)).fetchone()
     if row is None:
         return None
@@ -158,7 +168,7 @@ def _entrant(db: sqlite3.Connection, name: str) -> dict[str, Any] | None:
             continue
         (blob,) = db.execute("SELECT replay FROM matches WHERE seq = ?", (m["seq"],)).fetchone()
         for deal in _deals(blob):
-            for fault in public_faults(deal.get("faults", [])):
+            for fault in _public_faults(deal, game):
                 if seats[fault["seat"]] in labels:
                     faults.append({"match": m["match"], "label": seats[fault["seat"]], **fault})
     return {
@@ -233,7 +243,8 @@ async def api_matches(request: web.Request) -> web.Response:
 
 async def api_entrant(request: web.Request) -> web.Response:
     name = request.match_info["name"]
-    found = await _query(request.app[SERVICE], _entrant, name)
+    service = request.app[SERVICE]
+    found = await _query(service, _entrant, name, service.game.name)
     if found is None:
         return _json({"error": f"no entrant {name}"}, 404)
     return _json(found)
