@@ -9,7 +9,7 @@ from pathlib import Path
 import browser
 import pytest
 from conftest import MissingTool
-from ladderkit import Ladder, bot, new_ladder, stop_all
+from ladderkit import Ladder, bot, new_ladder, stop_all, until
 
 HOSTILE_BOT = """
 from bots.random import Bot as Random
@@ -67,6 +67,45 @@ def test_the_live_page_shows_a_new_match_without_a_reload(
             driver.find_element(By.ID, "next-step").click()
             assert driver.find_element(By.ID, "step-label").text != first
             assert driver.find_elements(By.CSS_SELECTOR, "#viewer-body *")
+            assert browser.console_errors(driver) == []
+    finally:
+        stop_all(bots)
+        ladder.stop()
+
+
+# Steps through every step of the match page; the first showing a face-down card, or -1.
+FIRST_BACK = """for (let i = 0; i < state.steps.length; i++) {
+  show(i);
+  if (document.querySelector("#viewer-body .card.back")) return i;
+}
+return -1;"""
+
+
+def test_a_truco_match_page_draws_the_cards_no_one_saw_face_down(
+    tmp_path: Path, missing_tool: MissingTool
+) -> None:
+    """docs/ladder.md, "What is public": the page gets the public record, whose hidden
+    cards (null) the report's viewer draws face down, without an error."""
+    why = browser.missing()
+    if why:
+        missing_tool(f"the ladder's browser test needs Chromium ({why})", browser.INSTALL)
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    lad = tmp_path / "lad"
+    tokens = new_ladder(lad, ["a", "b"], "--game", "truco", "--seats", "2", "--points", "15")
+    ladder = Ladder(lad)
+    bots = [bot(ladder.address, tokens[n], "random", game="truco") for n in "ab"]
+    try:
+        match_id = until(lambda: ladder.get("/api/matches"), what="a match")[0]["match"]
+        stop_all(bots)
+        hidden = sum(c is None for d in ladder.get(f"/api/match/{match_id}")["deals"]
+                     for h in d["hands"] for c in h)  # fmt: skip
+        assert hidden > 0
+        with browser.chromium() as driver:
+            driver.get(f"{ladder.web}/match/{match_id}")
+            WebDriverWait(driver, 60).until(lambda d: d.find_element(By.ID, "step-label").text)
+            assert driver.execute_script(FIRST_BACK) >= 0
             assert browser.console_errors(driver) == []
     finally:
         stop_all(bots)

@@ -187,6 +187,11 @@ class GameEntry:
     # average (a value correction, AIVAT: ``arena.games.truf.luck``), which the ratings
     # subtract. None: the game offers no such correction yet.
     luck: Callable[[Mapping[str, Any], Collection[int]], list[float]] | None = None
+    # What anyone may see of a finished deal: its replay record, a fresh copy, with every
+    # card no other seat saw replaced by None (``arena.core.public``; docs/ladder.md, "What
+    # is public"): what the ladder's web page serves. None: the game has not said, and
+    # the ladder serves none of its deals.
+    public_record: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
 
     def deal_luck(
         self, deal: Mapping[str, Any], seats: Collection[int]

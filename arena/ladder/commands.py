@@ -252,24 +252,26 @@ def export(
 
 def export_results(store: Store, target: Path, *, with_secret: bool = False) -> int:
     """The results directory of a ladder: tournament.json, matches.jsonl and replays.jsonl
-    (in the order the matches finished, which is their ``round``)."""
-    from arena.standings.results import dumps
+    (in the order the matches finished, which is their ``round``). The replays hold every
+    hand, so a directory made here is its owner's alone (0700) and the two line files are
+    created 0600 (docs/ladder.md, "What is public")."""
+    from arena.standings.results import dumps, open_private, private_dir
 
-    target.mkdir(parents=True, exist_ok=True)
+    private_dir(target)
     config = RunConfig.from_json(store.game_config())
     labels = sorted(store.versions())
     config.bots = labels
     config.names = labels
     count = 0
     with (
-        open(target / MATCHES, "w", encoding="utf-8") as matches,
-        open(target / REPLAYS, "wb") as replays,
+        open_private(target / MATCHES, "w") as matches,
+        open_private(target / REPLAYS, "w") as replays,
     ):
         for record in store.records():
             matches.write(dumps(record) + "\n")
             count += 1
         for _, lines in store.replays():
-            replays.write(lines)
+            replays.write(lines.decode("utf-8"))
     game = config.make_game()
     write_json_atomic(
         target / TOURNAMENT,

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.standings.results import private_dir
+
 DB = "ladder.db"
 SCHEMA = 1
 # Match ids are handed out in blocks, each reserved in the database before its first
@@ -154,8 +156,9 @@ class Store:
         if path.exists():
             raise LadderError(f"{directory} already holds a ladder ({DB})")
         try:
-            directory.mkdir(parents=True, exist_ok=True)
-            # The database holds the ladder's secret: its owner alone may read it.
+            private_dir(directory)  # its owner's alone: the WAL beside the database too
+            # The database holds the ladder's secret and every hand: its owner alone may
+            # read it (SQLite gives its -wal and -shm files the database's mode).
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             os.close(fd)
         except OSError as exc:

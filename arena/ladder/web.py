@@ -11,6 +11,12 @@ Routes: ``/`` (leaderboard and latest matches), ``/entrant/NAME`` (rating over t
 versions, recent matches, faults), ``/match/ID`` (the replay, with the report's viewers),
 and ``/api/leaderboard``, ``/api/matches``, ``/api/entrant/NAME``, ``/api/match/ID``,
 ``/api/events`` and ``/api/status``.
+
+Anyone may read these, so no route serves a card that no other seat saw (rulings R14,
+F11, Truf's "What every seat may know"): a replay is served only as the game's public
+record (``GameEntry.public_record``), a game without one has its deals withheld, and a
+fault's detail (which may list the faulting seat's cards) is never served. The full
+replays stay in the database, for the organiser's ``arena ladder export``.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from arena.core.public import public_faults
 from arena.games.registry import REGISTRY
 from arena.ladder.store import DB
 from arena.play.run import split_listen
@@ -115,7 +122,22 @@ def _recent(db: sqlite3.Connection, limit: int, label: str | None = None) -> lis
     return out
 
 
-def _entrant(db: sqlite3.Connection, name: str) -> dict[str, Any] | None:
+def _deals(blob: bytes) -> list[dict[str, Any]]:
+    """A match's replay records, as stored (every hand: never served as they are)."""
+    return [json.loads(line) for line in zlib.decompress(blob).decode("utf-8").splitlines()]
+
+
+def _public_faults(deal: dict[str, Any], game: str) -> list[dict[str, Any]]:
+    """A deal's faults as its public record has them (no detail; the fallback played as
+    the other seats saw it); for a game without one, neither detail nor fallback."""
+    public = REGISTRY[game].public_record
+    if public is None:
+        return [{**f, "played": None} for f in public_faults(deal.get("faults", []))]
+    faults: list[dict[str, Any]] = public(deal)["faults"]
+    return faults
+
+
+def _entrant(db: sqlite3.Connection, name: str, game: str) -> dict[str, Any] | None:
     row = db.execute("SELECT id, status, reason FROM entrants WHERE name = ?", (name,)).fetchone()
     if row is None:
         return None
@@ -145,9 +167,8 @@ def _entrant(db: sqlite3.Connection, name: str) -> dict[str, Any] | None:
                    if lab in labels):  # fmt: skip
             continue
         (blob,) = db.execute("SELECT replay FROM matches WHERE seq = ?", (m["seq"],)).fetchone()
-        for line in zlib.decompress(blob).decode("utf-8").splitlines():
-            deal = json.loads(line)
-            for fault in deal.get("faults", []):
+        for deal in _deals(blob):
+            for fault in _public_faults(deal, game):
                 if seats[fault["seat"]] in labels:
                     faults.append({"match": m["match"], "label": seats[fault["seat"]], **fault})
     return {
@@ -161,15 +182,18 @@ def _entrant(db: sqlite3.Connection, name: str) -> dict[str, Any] | None:
     }
 
 
-def _match(db: sqlite3.Connection, match_id: str) -> dict[str, Any] | None:
+def _match(db: sqlite3.Connection, match_id: str, game: str) -> dict[str, Any] | None:
+    """A finished match's line and its deals as the game's public records; with
+    ``public`` false and no deals when the game does not say what of a deal is public."""
     row = db.execute(
         "SELECT record, replay FROM matches WHERE match_id = ?", (match_id,)
     ).fetchone()
     if row is None:
         return None
     text, blob = row
-    deals = [json.loads(line) for line in zlib.decompress(blob).decode("utf-8").splitlines()]
-    return {"record": json.loads(text), "deals": deals}
+    public = REGISTRY[game].public_record
+    deals = [] if public is None else [public(deal) for deal in _deals(blob)]
+    return {"record": json.loads(text), "deals": deals, "public": public is not None}
 
 
 # ----------------------------------------------------------------------- API
@@ -219,7 +243,8 @@ async def api_matches(request: web.Request) -> web.Response:
 
 async def api_entrant(request: web.Request) -> web.Response:
     name = request.match_info["name"]
-    found = await _query(request.app[SERVICE], _entrant, name)
+    service = request.app[SERVICE]
+    found = await _query(service, _entrant, name, service.game.name)
     if found is None:
         return _json({"error": f"no entrant {name}"}, 404)
     return _json(found)
@@ -227,7 +252,8 @@ async def api_entrant(request: web.Request) -> web.Response:
 
 async def api_match(request: web.Request) -> web.Response:
     match_id = request.match_info["match"]
-    found = await _query(request.app[SERVICE], _match, match_id)
+    service = request.app[SERVICE]
+    found = await _query(service, _match, match_id, service.game.name)
     if found is None:
         return _json({"error": f"no finished match {match_id}"}, 404)
     return _json(found)

@@ -90,4 +90,5 @@ ENTRY = GameEntry(
     codec="arena.games.ruff.wire",
     check="arena.games.ruff.check",
     rules_text=rules_text,
+    public_record=lazy("arena.games.ruff.public", "public_record"),
 )

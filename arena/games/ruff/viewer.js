@@ -48,12 +48,15 @@
   document.head.append(Object.assign(document.createElement("style"), { textContent: CSS }));
 
   function cardNode(ui, code, extra, title) {
+    // A public record (the ladder's page, docs/ladder.md) holds null for a card no other
+    // seat saw: drawn face down.
+    if (code === null) return ui.el("span", { class: `card back ${extra || ""}`, title: "not seen by any other seat (F11)" }, "?");
     const suit = code.slice(-1), rank = code.slice(0, -1);
     return ui.el("span", { class: `card ${SUITS[suit][1]} ${extra || ""}`, title: title || code },
       (rank === "T" ? "10" : rank) + SUITS[suit][0]);
   }
   // Cards shown by suit (spades, hearts, diamonds, clubs), highest first.
-  const sortKey = c => ORDER.indexOf(c.slice(-1)) * 16 + (12 - RANKS.indexOf(c[0]));
+  const sortKey = c => c === null ? 99 : ORDER.indexOf(c.slice(-1)) * 16 + (12 - RANKS.indexOf(c[0]));
   const sorted = cards => [...cards].sort((a, b) => sortKey(a) - sortKey(b));
   const suitText = s => `${SUITS[s][0]} ${SUITS[s][1]}s`;
 
@@ -110,20 +113,20 @@
       }));
       const closed = open !== null && onTable.length === rec.tricks[open].cards.length;
       const taken = rec.rubber !== null ? rec.head.slice(0, 4) : [];
-      const discards = new Set(rec.discards || []);
+      const discards = new Set((rec.discards || []).filter(c => c !== null));
 
       // Per seat: its hand (the rubber's with the head cards it took and its discards).
       const seatBox = s => {
         let cards = rec.hands[s];
         if (rubbed && s === rec.rubber) cards = [...cards, ...taken];
         const hand = el("div", { class: "hand" }, sorted(cards).map(c => {
-          const cls = rubbed && discards.has(c) ? "discarded" : gone.has(c) ? "played" : (rubbed && s === rec.rubber && taken.includes(c) ? "taken" : "");
+          const cls = rubbed && discards.has(c) ? "discarded" : gone.has(c) ? "played" : (rubbed && s === rec.rubber && c !== null && taken.includes(c) ? "taken" : "");
           const why = cls === "discarded" ? `${c}: discarded in the rub, out of play (F5)` : cls === "taken" ? `${c}: taken from the head (F5)` : c;
           return cardNode(ui, c, cls, why);
         }));
         const ann = rec.announcements.findIndex(([seat]) => seat === s);
         const tags = el("div", { class: "tags" },
-          el("span", { title: "its best suit's sum on the cards dealt (F3)" }, "true ruff ", el("b", {}, rec.ruffs[s])),
+          rec.ruffs[s] === null ? null : el("span", { title: "its best suit's sum on the cards dealt (F3)" }, "true ruff ", el("b", {}, rec.ruffs[s])),
           ann >= 0 && ann < announced ? el("span", {}, "announced ", el("b", {}, rec.announcements[ann][1])) : null,
           ruffDone && s === rec.ruff_winner ? el("span", { class: "ruff-won" }, "won the ruff") : null,
           rubbed && s === rec.rubber ? el("span", {}, el("b", {}, "rubbed")) : null,

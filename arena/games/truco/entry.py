@@ -85,4 +85,5 @@ ENTRY = GameEntry(
     check="arena.games.truco.check",
     deal_word="hand",  # ruling R3: a Truco deal is a hand
     rules_text=rules_text,
+    public_record=lazy("arena.games.truco.public", "public_record"),
 )

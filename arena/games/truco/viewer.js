@@ -15,6 +15,9 @@
     return `${code.slice(0, -1)} of ${s[1]}`;
   }
   function cardNode(ui, code, extra) {
+    // A public record (the ladder's page, docs/ladder.md) holds null for a card no other
+    // seat saw: drawn face down.
+    if (code === null) return ui.el("span", { class: `card back ${extra || ""}`, title: "never played nor shown (R14)" }, "?");
     const suit = code.slice(-1), rank = code.slice(0, -1), s = SUITS[suit] || ["?", suit, ""];
     return ui.el("span", { class: `card ${s[2]} ${extra || ""}`, title: cardName(code) }, rank + s[0]);
   }

@@ -84,4 +84,5 @@ ENTRY = GameEntry(
     check="arena.games.truf.check",
     rules_text=rules_text,
     luck=lazy("arena.games.truf.luck", "luck"),
+    public_record=lazy("arena.games.truf.public", "public_record"),
 )

@@ -10,6 +10,9 @@
   const AREA = ["s", "w", "n", "e"];
 
   function cardNode(ui, code, extra) {
+    // A public record (the ladder's page, docs/ladder.md) holds null for a card no other
+    // seat saw: drawn face down.
+    if (code === null) return backNode(ui, extra);
     const suit = code.slice(-1), rank = code.slice(0, -1);
     return ui.el("span", { class: `card ${SUITS[suit][1]} ${extra || ""}`, title: code },
       (RANKS[rank] || rank) + SUITS[suit][0]);

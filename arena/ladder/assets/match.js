@@ -1,4 +1,6 @@
 // A match's replay, stepped with the game's viewer from the report (window.arenaViewers).
+// The API serves each deal as the game's public record: a card no other seat saw is null,
+// which the viewers draw face down.
 function chip(name) { return el("span", { class: "chip" }, name); }
 const ui = { el, chip, colour: {} };
 const state = { records: [], steps: [], at: 0, viewer: null };
@@ -18,6 +20,7 @@ async function load() {
   document.getElementById("result").textContent = d.record.seats.map((s, i) => `${s} ${d.record.totals[i]}`).join(" · ");
   state.viewer = window.arenaViewers[JSON.parse(document.getElementById("viewer-name").textContent)];
   if (!state.viewer) { document.getElementById("viewer-body").textContent = "This game's replays are not viewable."; return; }
+  if (!d.public) { document.getElementById("viewer-body").textContent = "This game's deals are not published: it does not say which of their cards are public."; return; }
   state.records = d.deals;
   state.records.forEach((rec, k) => state.viewer.steps(rec).forEach((s, i) => state.steps.push({ d: k, i, label: s.label })));
   show(0);
