@@ -255,7 +255,8 @@ def export_results(store: Store, target: Path, *, with_secret: bool = False) -> 
     (in the order the matches finished, which is their ``round``). The replays hold every
     hand, so a directory made here is its owner's alone (0700) and the two line files are
     created 0600 (docs/ladder.md, "What is public")."""
-    from arena.standings.results import dumps, open_private, private_dir
+    from arena.core.files import open_private, private_dir
+    from arena.standings.results import dumps
 
     private_dir(target)
     config = RunConfig.from_json(store.game_config())

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.standings.results import private_dir
+from arena.core.files import private_dir
 
 DB = "ladder.db"
 SCHEMA = 1
