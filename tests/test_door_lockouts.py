@@ -19,10 +19,12 @@ from __future__ import annotations
 import asyncio
 import select
 import socket
+import subprocess
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -33,7 +35,9 @@ from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
 from arena.games.registry import make_game
 from arena.games.truf.rules import TrufRules
+from arena.play.run import ConfigError
 from arena.play.tournament import MatchContext, MatchOutcome
+from arena.referee.edge import EdgeLimits, find_nginx, nginx_config
 from arena.referee.host import wait_for_entrants
 from arena.referee.limits import Limits, server_options
 from arena.referee.server import Entrant
@@ -437,3 +441,27 @@ def test_the_server_options_hold_the_keepalive_and_the_ping_policy() -> None:
     assert options["grpc.http2.max_ping_strikes"] == 2
     # A frozen bot is cut well inside the default grace period (30 s).
     assert (options["grpc.keepalive_time_ms"] + options["grpc.keepalive_timeout_ms"]) / 1000 < 15
+
+
+def test_the_edge_drops_a_vanished_client_host_inside_the_grace_period(tmp_path: Path) -> None:
+    """Behind ``arena edge`` the referee's pings reach nginx, which answers them itself:
+    a client host that vanished is dropped by TCP keepalive on the edge's listener
+    instead, within 15 s; nginx accepts the configuration."""
+    limits = EdgeLimits()
+    conf = nginx_config("127.0.0.1:50051", "unix:/run/arena.sock", tmp_path, limits=limits)
+    assert "listen 127.0.0.1:50051 so_keepalive=5s:5s:2;" in conf
+    lim = limits
+    assert lim.keepalive_idle_seconds + lim.keepalive_interval_seconds * lim.keepalive_probes < 30
+    try:
+        nginx = find_nginx()
+    except ConfigError:
+        pytest.skip("nginx with its stream module is not installed")
+    (tmp_path / "nginx.conf").write_text(conf)
+    checked = subprocess.run(
+        [nginx, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf"), "-t", "-q"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=30,
+    )
+    assert checked.returncode == 0, checked.stderr
