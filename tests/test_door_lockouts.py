@@ -39,7 +39,7 @@ from arena.play.run import ConfigError
 from arena.play.tournament import MatchContext, MatchOutcome
 from arena.referee.edge import EdgeLimits, find_nginx, nginx_config
 from arena.referee.host import wait_for_entrants
-from arena.referee.limits import Limits, server_options
+from arena.referee.limits import Limits, patient_with, server_options
 from arena.referee.server import Entrant
 from arena.referee.table import play_remote_match
 
@@ -441,6 +441,15 @@ def test_the_server_options_hold_the_keepalive_and_the_ping_policy() -> None:
     assert options["grpc.http2.max_ping_strikes"] == 2
     # A frozen bot is cut well inside the default grace period (30 s).
     assert (options["grpc.keepalive_time_ms"] + options["grpc.keepalive_timeout_ms"]) / 1000 < 15
+    assert options["grpc.http2.ping_timeout_ms"] == options["grpc.keepalive_timeout_ms"]
+
+
+def test_a_bot_deciding_within_its_time_is_never_cut_for_a_late_ping_answer() -> None:
+    """A single-threaded bot answers no ping while it decides: the referee waits for a
+    ping's answer at least as long as a decision may take (timeout plus time bank)."""
+    assert patient_with(Limits(), 1.0) == Limits()
+    slow = dict(server_options(patient_with(Limits(), 1.0 + 20.0)))
+    assert slow["grpc.keepalive_timeout_ms"] == slow["grpc.http2.ping_timeout_ms"] == 21000
 
 
 def test_the_edge_drops_a_vanished_client_host_inside_the_grace_period(tmp_path: Path) -> None:

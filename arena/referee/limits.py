@@ -31,7 +31,7 @@ import ipaddress
 import itertools
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 from urllib.parse import unquote
 
@@ -245,6 +245,16 @@ class Limits:
     # that a client which waits for its calls slows down rather than spins.
     refusal_delay: float = 1.0
     delayed: int = 256
+
+
+def patient_with(limits: Limits, longest_decision: float) -> Limits:
+    """``limits`` with a keepalive timeout of at least ``longest_decision`` seconds (the
+    decision timeout plus the time bank): a bot whose only thread decides (a Node bot
+    blocks its event loop) answers no ping until it has answered its request, and one
+    that answers in time must never be cut for that."""
+    if limits.keepalive_timeout_seconds >= longest_decision:
+        return limits
+    return replace(limits, keepalive_timeout_seconds=longest_decision)
 
 
 def server_options(limits: Limits) -> list[tuple[str, int]]:

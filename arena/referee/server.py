@@ -32,7 +32,14 @@ from arena.games.codecs import BRANCHES, codec_for
 from arena.play.botgames import hello_games_hint
 from arena.play.faults import FaultKind
 from arena.play.tournament import MatchContext, entrant_names
-from arena.referee.limits import MAX_MESSAGE_BYTES, Budget, Gate, Limits, server_options
+from arena.referee.limits import (
+    MAX_MESSAGE_BYTES,
+    Budget,
+    Gate,
+    Limits,
+    patient_with,
+    server_options,
+)
 from arena.referee.table import BotFault
 from arena.wire.codecs import GameCodec
 from arena.wire.pbwire import LEN_TAG, len_field, str_field, uint_field, uv
@@ -825,7 +832,7 @@ async def start_server(
     """Start the referee with health and reflection; returns the server and bound port.
     ``tls``: (certificate chain, private key), PEM; without it, plain HTTP/2. ``limits``:
     on idle connections and on callers not yet welcomed (``Limits()`` by default)."""
-    limits = limits or Limits()
+    limits = patient_with(limits or Limits(), referee.decision_timeout + referee.time_bank)
     referee.gate = Gate(limits, f"/{SERVICE_NAME}/Play", referee.vouches)
     server = grpc.aio.server(
         interceptors=[referee.gate],
