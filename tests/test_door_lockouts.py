@@ -31,8 +31,10 @@ import grpc
 import pytest
 from test_grpc import Hosted, Stream, hello, refusal
 
+from arena import sdk
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena._proto.truf.arena.v1 import arena_pb2_grpc as pb_grpc
+from arena.bot import BaseBot
 from arena.games.registry import make_game
 from arena.games.truf.rules import TrufRules
 from arena.play.run import ConfigError
@@ -474,3 +476,59 @@ def test_the_edge_drops_a_vanished_client_host_inside_the_grace_period(tmp_path:
         timeout=30,
     )
     assert checked.returncode == 0, checked.stderr
+
+
+# ------------------------------------------------- the Python SDK, restarted
+
+
+class FirstIndex(BaseBot):
+    name = "restarted"
+
+    def act(self, view: Any, legal: Any) -> int:
+        return 0
+
+
+def test_the_sdk_refused_as_already_connected_waits_for_the_old_connection_to_end(
+    host: Callable[..., Hosted],
+) -> None:
+    """A restarted SDK bot has only its token: while its hung predecessor's connection
+    is open it is refused (ALREADY_EXISTS), and it waits for that connection to end (the
+    referee's keepalive ends a hung one) instead of quitting; then it is welcomed."""
+    h = host(tokens=TOKENS)
+    old = Stream(h.address, hello("tok-0"))
+    outcome: dict[str, BaseException | None] = {}
+
+    def run() -> None:
+        try:
+            sdk.run(FirstIndex(), h.address, token="tok-0", retry_for=30)
+            outcome["error"] = None
+        except BaseException as exc:  # reported below
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    try:
+        assert old.recv().HasField("welcome")
+        thread.start()
+        until(lambda: any("ALREADY_EXISTS" in r for r in h.call(lambda: list(h.referee.refusals))),
+              what="the restarted bot refused while the old connection is open")  # fmt: skip
+    finally:
+        old.close()  # as the keepalive would end it
+    until(lambda: h.call(lambda: entrant(h, "bot0").bot_name) == "restarted",
+          what="the restarted bot welcomed")  # fmt: skip
+    h.run(h.referee.goodbye())
+    thread.join(30)
+    assert outcome == {"error": None}
+
+
+def test_a_second_running_copy_of_an_sdk_bot_gives_up_saying_why(
+    host: Callable[..., Hosted],
+) -> None:
+    h = host(tokens=TOKENS)
+    first = Stream(h.address, hello("tok-0"))
+    try:
+        assert first.recv().HasField("welcome")
+        with pytest.raises(sdk.BotRejected, match="ALREADY_EXISTS: entrant bot0 is already"):
+            sdk.run(FirstIndex(), h.address, token="tok-0", retry_for=1)
+        assert h.call(lambda: entrant(h, "bot0").bot_name) == "raw"  # the first kept it
+    finally:
+        first.close()
