@@ -76,7 +76,18 @@ def welcome_of(h: Hosted, first: pb.PlayRequest) -> pb.Welcome:
     finally:
         stream.close()
     assert msg.HasField("welcome"), msg
-    until(lambda: not connected(h, msg.welcome.entrant), what="the closed stream to end")
+    name = msg.welcome.entrant
+
+    def state() -> str:  # what the referee holds, should the wait fail
+        conn = entrant(h, name).conn
+        seen = (conn.closed, conn.ended, conn.cut) if conn is not None else None
+        gate = h.referee.gate
+        return f"conn (closed, ended, cut) {seen}, waiting {gate.waiting if gate else None}"
+
+    try:
+        until(lambda: not connected(h, name), what="the closed stream to end")
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}; the referee holds {h.call(state)}") from None
     return msg.welcome
 
 
