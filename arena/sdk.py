@@ -302,6 +302,7 @@ def _run(
     give_up = time.monotonic() + retry_for
     reconnect_token = ""
     said = ""  # the last retry line: the same failure again is not said again
+    held = ""  # the referee's ALREADY_EXISTS, while waiting for the entrant's old connection
     while True:
         session = Session(bot, address, token, capacity, tls_ca, reconnect_token)
         try:
@@ -313,10 +314,20 @@ def _run(
             # RESOURCE_EXHAUSTED refuses a hello (the tournament is full) but, after a
             # Welcome, cuts a stream off: then this bot may come back (arena.proto).
             cut = bool(session.entrant) and code is grpc.StatusCode.RESOURCE_EXHAUSTED
-            if code in FATAL and not cut:
+            # ALREADY_EXISTS to a hello: the entrant's connection is still open. It may be
+            # this bot's own predecessor, hung, which the referee's keepalive pings cut
+            # within seconds: wait for that, up to retry_for, then give up (a second copy
+            # that is really running never gets in). After a Welcome it means another
+            # connection took this entrant over: final.
+            held = f"{code.name}: {exc.details()}" if code is grpc.StatusCode.ALREADY_EXISTS else ""
+            waiting = bool(held) and not session.entrant
+            if code in FATAL and not cut and not waiting:
                 raise BotRejected(f"{code.name}: {exc.details()}") from None
             line = (
-                f"connection to {address} failed ({code.name if code else exc}); "
+                f"the referee says this entrant is already connected; waiting up to "
+                f"{retry_for:g} s for that connection to end"
+                if waiting
+                else f"connection to {address} failed ({code.name if code else exc}); "
                 f"retrying for up to {retry_for:g} s"
             )
             if line != said:
@@ -328,6 +339,8 @@ def _run(
             delay = 0.1
             said = ""
         if time.monotonic() > give_up:
+            if held:
+                raise BotRejected(held)
             raise ConnectionError(f"cannot reach the referee at {address} for {retry_for:g} s")
         time.sleep(delay)
         delay = min(delay * 2, 2.0)

@@ -182,12 +182,21 @@ def test_an_open_entrant_comes_back_with_its_reconnect_token_and_only_with_it(
             (hello(name="echo"), grpc.StatusCode.RESOURCE_EXHAUSTED, "reconnect_token"),
             (hello(name="echo", reconnect_token="0" * 32), grpc.StatusCode.UNAUTHENTICATED,
              "hello.reconnect_token is unknown"),
-            (hello(name="echo", reconnect_token=wb.reconnect_token),  # echo#2's, in use
-             grpc.StatusCode.ALREADY_EXISTS, "entrant echo#2 is already connected"),
         ]  # fmt: skip
         for first, code, words in cases:
             err = refusal(h.address, first)
             assert err.code() == code and words in (err.details() or ""), err.details()
+        # echo#2's reconnect token, while echo#2 is connected: the new stream takes the
+        # entrant over (a hung bot's restarted copy), and the old one is told, finally.
+        b2 = RawStream(h.address, hello(name="echo", reconnect_token=wb.reconnect_token))
+        try:
+            assert b2.recv().welcome.entrant == "echo#2"
+            with pytest.raises(grpc.RpcError) as replaced:
+                b.recv()
+            assert replaced.value.code() == grpc.StatusCode.ALREADY_EXISTS
+            assert "replaced by a new one" in (replaced.value.details() or "")
+        finally:
+            b2.close()
         again = RawStream(h.address, hello(name="echo", reconnect_token=wa.reconnect_token))
         back = again.recv().welcome
         again.close()

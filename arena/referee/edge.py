@@ -61,6 +61,16 @@ class EdgeLimits:
     header_bytes: int = 8192  # a call's headers, CONTINUATION frames included
     idle_seconds: int = 10  # a connection with no stream
     header_seconds: int = 10  # the handshake and a call's headers
+    # TCP keepalive on the clients' connections: a client host that vanished (powered
+    # off, network gone) is dropped after a quiet keepalive_idle_seconds and this many
+    # unanswered probes, 15 s, inside the grace period (30 s by default). The referee's
+    # own HTTP/2 keepalive pings (arena.referee.limits) reach nginx, which answers them
+    # itself and sends clients none: behind the edge a bot whose process hangs on a live
+    # host is not cut by pings (its kernel answers TCP probes). Its restarted copy takes
+    # its seat over with the Welcome's reconnect_token all the same.
+    keepalive_idle_seconds: int = 5
+    keepalive_interval_seconds: int = 5
+    keepalive_probes: int = 2
 
 
 def nginx_config(
@@ -91,6 +101,9 @@ def nginx_config(
         cert, key = tls
         ssl = f"ssl_certificate {cert.resolve()};\n        ssl_certificate_key {key.resolve()};"
     files = run_dir.resolve()
+    keepalive = (
+        f"{lim.keepalive_idle_seconds}s:{lim.keepalive_interval_seconds}s:{lim.keepalive_probes}"
+    )
     inner = files / "h2.sock"  # the stream layer's hand-over to the HTTP/2 layer
     kinds = ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     temp = " ".join(f"{kind}_temp_path {files / kind};" for kind in kinds)
@@ -115,7 +128,7 @@ stream {{
     limit_conn_zone $arena_block zone=arena_tcp_block:4m;
     limit_conn_log_level info;  # a flood must not become a flood of log lines
     server {{
-        listen {host}:{port};
+        listen {host}:{port} so_keepalive={keepalive};
         limit_conn arena_tcp_address {lim.connections_per_address};
         limit_conn arena_tcp_block {lim.connections_per_block};
         proxy_pass unix:{inner};

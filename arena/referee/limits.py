@@ -14,7 +14,9 @@
   The waiting room (Play streams before their hello) never turns a stream away for
   being full: it makes room by closing a waiting stream from the most crowded address
   block, so an entrant's hello, sent at once, always finds a place however many silent
-  streams others keep open.
+  streams others keep open. Nor does an address's failed-hello limit keep an entrant
+  out: every hello is read, and one with a credential the referee knows (an entrant's
+  token, a reconnect token) is judged on its merits; only the others are refused.
 - ``Limits`` and ``server_options``: those sizes, and the HTTP/2 settings (grpcio's
   options) that close connections with no stream, bound the streams on one connection,
   the connections in all, the metadata of a call and the pings a client may send.
@@ -29,7 +31,7 @@ import ipaddress
 import itertools
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 from urllib.parse import unquote
 
@@ -199,9 +201,21 @@ class Limits:
     connections: int = 4096  # HTTP/2 connections at once, from everyone (file descriptors)
     metadata_bytes: int = 8192  # the headers of one call (a bot's hello is a message)
     # A client may ping this often without a stream carrying data, and this many times
-    # more often before its connection is closed (GOAWAY too_many_pings).
-    ping_interval_seconds: float = 10.0
+    # more often before its connection is closed (GOAWAY too_many_pings). Bot authors
+    # are told to ping no more often than every 10 s: half that here leaves room for a
+    # ping that a busy network or host brings early, so a well-behaved client is never
+    # struck.
+    ping_interval_seconds: float = 5.0
     ping_strikes: int = 2
+    # The referee's own pings (HTTP/2 keepalive): after keepalive_seconds in which a
+    # connection brought nothing, the referee pings it, and closes it if the answer does
+    # not come within keepalive_timeout_seconds. A bot whose process hangs (stopped,
+    # deadlocked in its own I/O) stops answering pings although its host's kernel keeps
+    # the TCP connection open: it is cut within their sum, well inside the grace period
+    # (30 s by default), so that its seats are recorded as disconnects rather than
+    # timeouts, and its restarted copy is not kept waiting on a dead connection.
+    keepalive_seconds: float = 5.0
+    keepalive_timeout_seconds: float = 5.0
     # Progress: a call's request message (a health check, each reflection request) must
     # come within call_seconds of the call, or of the stream's previous request; a Play
     # stream's hello within hello_seconds.
@@ -216,9 +230,12 @@ class Limits:
     open_streams_per_address: int = 8
     # Play streams until their hello is welcomed. A stream refused at its hello, closed
     # to make room, or cut off for flooding counts against its address; a welcomed one
-    # never does. The waiting room never refuses a stream for being full: a new stream
-    # beyond these closes the oldest waiting stream of the most crowded block (then
-    # address) among those over the limit that it hit.
+    # never does. An address over its failed-hello limit still has its hellos read: one
+    # with a credential the referee knows is judged as any other, the rest are refused
+    # (after the delay) and charge it nothing more. The waiting room never refuses a
+    # stream for being full: a new stream beyond these closes the oldest waiting
+    # stream of the most crowded block (then address) among those over the limit that
+    # it hit.
     waiting_streams: int = 256  # not yet welcomed, at once
     waiting_per_address: int = 32
     waiting_per_block: int = 64  # per IPv4 /24, IPv6 /48
@@ -230,6 +247,16 @@ class Limits:
     delayed: int = 256
 
 
+def patient_with(limits: Limits, longest_decision: float) -> Limits:
+    """``limits`` with a keepalive timeout of at least ``longest_decision`` seconds (the
+    decision timeout plus the time bank): a bot whose only thread decides (a Node bot
+    blocks its event loop) answers no ping until it has answered its request, and one
+    that answers in time must never be cut for that."""
+    if limits.keepalive_timeout_seconds >= longest_decision:
+        return limits
+    return replace(limits, keepalive_timeout_seconds=longest_decision)
+
+
 def server_options(limits: Limits) -> list[tuple[str, int]]:
     """The gRPC server's channel arguments for ``limits``.
 
@@ -239,6 +266,21 @@ def server_options(limits: Limits) -> list[tuple[str, int]]:
     bounded instead by the idle limit, the progress deadlines and the connection cap."""
     ping_ms = int(limits.ping_interval_seconds * 1000)
     return [
+        # The referee pings a quiet connection and closes it when the answer is late,
+        # with no cap on its pings between data frames (grpcio's default, 2, would stop
+        # them on a stream that is quiet between matches).
+        ("grpc.keepalive_time_ms", int(limits.keepalive_seconds * 1000)),
+        ("grpc.keepalive_timeout_ms", int(limits.keepalive_timeout_seconds * 1000)),
+        # grpcio times a ping's answer by this one (a minute by default); the keepalive
+        # timeout alone only applies while it waits for the peer's data: both, or a
+        # frozen peer holds its connection for a minute.
+        ("grpc.http2.ping_timeout_ms", int(limits.keepalive_timeout_seconds * 1000)),
+        ("grpc.http2.max_pings_without_data", 0),
+        # A client may ping every ping_interval_seconds even while it has no stream (say
+        # between a dropped stream and its redial): without this grpcio allows such a
+        # ping once in two hours and closes the connection of a client whose keepalive
+        # is set to, say, 10 s. Connections with no stream are closed after idle_seconds.
+        ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.max_connection_idle_ms", int(limits.idle_seconds * 1000)),
         ("grpc.server_handshake_timeout_ms", int(limits.handshake_seconds * 1000)),
         ("grpc.max_concurrent_streams", limits.streams_per_connection),
@@ -287,9 +329,15 @@ class Gate(grpc.aio.ServerInterceptor):
     the wire), so that the Gate sees them from their headers on and can close one whose
     message does not come: gRPC runs a unary handler only once its message is in."""
 
-    def __init__(self, limits: Limits, play: str) -> None:
+    def __init__(
+        self, limits: Limits, play: str, vouched: Callable[[Any], bool] | None = None
+    ) -> None:
         self.limits = limits
         self.play = play
+        # Whether a Play stream's first message carries a credential the referee knows
+        # (an entrant's token, a reconnect token it issued): such a hello is judged on
+        # its merits even from an address that is over its failed-hello limit.
+        self.vouched: Callable[[Any], bool] = vouched or (lambda first: False)
         self.calls = PeerBuckets(limits.calls_per_second, limits.calls_burst)
         self.all_calls = TokenBucket(limits.all_calls_per_second, limits.all_calls_burst)
         self.failed_hellos = PeerBuckets(
@@ -345,13 +393,17 @@ class Gate(grpc.aio.ServerInterceptor):
     async def refuse(
         self, context: grpc.aio.ServicerContext[Any, Any], code: Any, why: str
     ) -> NoReturn:
+        await self.pause()
+        await context.abort(code, why)
+
+    async def pause(self) -> None:
+        """The delay before a refusal, while fewer than ``limits.delayed`` wait in it."""
         if self.delayed < self.limits.delayed:
             self.delayed += 1
             try:
                 await asyncio.sleep(self.limits.refusal_delay)
             finally:
                 self.delayed -= 1
-        await context.abort(code, why)
 
     async def _request(
         self, requests: AsyncIterator[Any], context: grpc.aio.ServicerContext[Any, Any]
@@ -480,42 +532,57 @@ class Gate(grpc.aio.ServerInterceptor):
     def _play_wrapper(self, play: Behaviour) -> Behaviour:
         async def gated(requests: Any, context: grpc.aio.ServicerContext[Any, Any]) -> None:
             address = client_address(context)
-            if self.failed_hellos[address].level() < 1.0:
-                await self.refuse(
-                    context,
-                    grpc.StatusCode.UNAVAILABLE,
-                    f"too many failed hellos or cut-off bots from {address}; try again shortly",
-                )
+            # An address over its failed-hello limit is not refused before its hello:
+            # one of its hellos may be an entrant's, redialling (a bot behind the same
+            # NAT as a flooder, say). It waits in the waiting room like any stream; a
+            # hello that carries no credential the referee knows is then refused, and
+            # nothing it does is charged to the address (its debt stays as it was).
+            over = self.failed_hellos[address].level() < 1.0
             waiter = self._enter(address)
             welcomed = False
-            responses = play(requests, context)
+            responses = None
             try:
-                first = await self._first(responses, waiter, context)
+                hello = await self._hello(requests, waiter, context)
+                self._leave(waiter)
+                if over and not self.vouched(hello):
+                    await self.refuse(
+                        context,
+                        grpc.StatusCode.UNAVAILABLE,
+                        f"too many failed hellos or cut-off bots from {address}; try again shortly",
+                    )
+                responses = play(_Prefixed(hello, requests), context)
+                try:
+                    first = await anext(responses, None)  # the Welcome, or a refusal
+                except Exception:  # AbortError: the referee refused the hello
+                    if over:  # an over-limit address's refused hello waits, as all its others
+                        await self.pause()
+                    raise
                 if first is None:
                     return
                 welcomed = True
-                self._leave(waiter)
                 await context.write(first)
                 async for msg in responses:
                     await context.write(msg)
             finally:
                 self._leave(waiter)
-                if not welcomed or context.code() is grpc.StatusCode.RESOURCE_EXHAUSTED:
+                if not over and (
+                    not welcomed or context.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+                ):
                     self.failed_hellos[address].charge()
-                await responses.aclose()
+                if responses is not None:
+                    await responses.aclose()
 
         return gated
 
-    async def _first(
+    async def _hello(
         self,
-        responses: AsyncIterator[Any],
+        requests: AsyncIterator[Any],
         waiter: Waiter,
         context: grpc.aio.ServicerContext[Any, Any],
     ) -> Any:
-        """The referee's answer to the stream's hello (its Welcome; the referee aborts a
-        hello it refuses), unless the stream is closed first: for room, or because no
-        hello came within ``hello_seconds``."""
-        step = asyncio.ensure_future(anext(responses, None))
+        """The stream's first message, unless the stream is closed first: for room, or
+        because it did not come within ``hello_seconds``, or the stream ended."""
+        step = asyncio.ensure_future(anext(requests))
         try:
             await asyncio.wait(
                 (step, waiter.evicted),
@@ -528,7 +595,12 @@ class Gate(grpc.aio.ServerInterceptor):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await step
         if not step.cancelled():
-            return step.result()  # raises what the referee's abort raised
+            try:
+                return step.result()
+            except StopAsyncIteration:
+                await context.abort(
+                    grpc.StatusCode.INVALID_ARGUMENT, "the stream ended before its hello"
+                )
         if waiter.evicted.done():
             await self.refuse(
                 context,
@@ -590,6 +662,26 @@ class Gate(grpc.aio.ServerInterceptor):
                 counts[key] = left
             else:
                 del counts[key]
+
+
+class _Prefixed:
+    """A stream's requests with its first, already read, put back in front."""
+
+    __slots__ = ("first", "rest")
+
+    def __init__(self, first: Any, rest: AsyncIterator[Any]) -> None:
+        self.first: Any = first
+        self.rest = rest
+
+    def __aiter__(self) -> _Prefixed:
+        return self
+
+    async def __anext__(self) -> Any:
+        first = self.first
+        if first is not None:
+            self.first = None
+            return first
+        return await anext(self.rest)
 
 
 def _behaviour(handler: grpc.RpcMethodHandler[Any, Any]) -> Behaviour:

@@ -32,7 +32,14 @@ from arena.games.codecs import BRANCHES, codec_for
 from arena.play.botgames import hello_games_hint
 from arena.play.faults import FaultKind
 from arena.play.tournament import MatchContext, entrant_names
-from arena.referee.limits import MAX_MESSAGE_BYTES, Budget, Gate, Limits, server_options
+from arena.referee.limits import (
+    MAX_MESSAGE_BYTES,
+    Budget,
+    Gate,
+    Limits,
+    patient_with,
+    server_options,
+)
 from arena.referee.table import BotFault
 from arena.wire.codecs import GameCodec
 from arena.wire.pbwire import LEN_TAG, len_field, str_field, uint_field, uv
@@ -137,7 +144,8 @@ class Connection:
     outbox: Outbox = field(default_factory=Outbox)
     pending: dict[int, asyncio.Future[Any]] = field(default_factory=dict)  # by request id
     closed: bool = False
-    cut: str | None = None  # why the referee cut this bot off, if it did
+    cut: str | None = None  # why the referee ended this stream, if it did
+    cut_code: grpc.StatusCode = grpc.StatusCode.RESOURCE_EXHAUSTED  # and with what status
     # When the message being written now was handed to grpc (monotonic), 0.0 when none
     # is: grpc holds a write while the bot's HTTP/2 window is full, i.e. it does not read.
     writing_since: float = 0.0
@@ -157,10 +165,11 @@ class Connection:
             return
         self.outbox.put(msg)
 
-    def cut_off(self, why: str) -> None:
-        """End this stream with RESOURCE_EXHAUSTED (the bot may reconnect)."""
+    def cut_off(self, why: str, code: grpc.StatusCode = grpc.StatusCode.RESOURCE_EXHAUSTED) -> None:
+        """End this stream with ``code``: RESOURCE_EXHAUSTED (the bot may reconnect), or
+        ALREADY_EXISTS when a new connection of the same entrant replaced it."""
         if not self.closed:
-            self.cut = why
+            self.cut, self.cut_code = why, code
             self.outbox.items.clear()  # nothing more is written to it: the end comes next
             self.close()
             if self.writing_since and self.context is not None:  # in a write grpc holds
@@ -173,7 +182,7 @@ class Connection:
         self.entrant.referee.stream_ended(self)  # now: the status waits on the bot to read
         # abort raises once the status is queued, and fails if the call is already over
         with contextlib.suppress(Exception):
-            await self.context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, self.cut)
+            await self.context.abort(self.cut_code, self.cut)
 
     def close(self) -> None:
         if not self.closed:
@@ -549,7 +558,7 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
                 f"this referee plays {self.game}; your Hello.games is [{shown}]"
                 + hello_games_hint(self.game),
             )
-        entrant = self._returning(hello)
+        entrant = returning = self._returning(hello)
         if entrant is None and self.by_token:
             entrant = self.by_token.get(hello.token)
             if entrant is None:
@@ -559,10 +568,14 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
                 )
         if entrant is None:
             entrant = self._open_seat(hello.bot_name)
-        if entrant.connected_now:
+        if entrant.connected_now and entrant is not returning:
+            # Two running copies of a bot must not take the seat from each other in turn:
+            # only the holder of the Welcome's reconnect_token replaces a connection.
             raise HelloError(
                 grpc.StatusCode.ALREADY_EXISTS,
-                f"entrant {entrant.name} is already connected with this token",
+                f"entrant {entrant.name} is already connected with this token; a bot "
+                "whose old connection hangs takes it over by sending the reconnect_token "
+                "of its Welcome",
             )
         if self.started and entrant.forfeited:
             raise HelloError(
@@ -575,6 +588,19 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             self.by_credential[entrant.credential] = entrant
         entrant.bot_name, entrant.bot_version = hello.bot_name, hello.bot_version
         return entrant
+
+    def vouches(self, first: pb.PlayRequest | bytes) -> bool:
+        """Whether a stream's first message is a hello with a credential this referee
+        knows: an entrant's token, or a reconnect token it issued. Its hello is then
+        judged on its merits even when its address is over the front door's failed-hello
+        limit (``Gate``): a non-entrant on the same address cannot keep an entrant out.
+        (Not whether it will be welcomed: ``_admit`` decides that.)"""
+        if isinstance(first, bytes) or first.WhichOneof("message") != "hello":
+            return False
+        hello = first.hello
+        if hello.reconnect_token and hello.reconnect_token in self.by_credential:
+            return True
+        return bool(hello.token) and hello.token in self.by_token
 
     def _returning(self, hello: pb.Hello) -> Entrant | None:
         """The entrant a Hello's reconnect_token names; None without one, or with one
@@ -655,8 +681,19 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             await context.abort(exc.code, exc.message)
             return
         conn = Connection(entrant, max(1, first.hello.capacity))
+        stale = entrant.conn if entrant.connected_now else None
         entrant.gone_since = None
         entrant.conn = conn
+        if stale is not None:
+            # The hello named this entrant by its reconnect_token (``_admit``): the old
+            # connection is over, as if it had dropped just now: its open requests fail
+            # as disconnects (no strike; the fallback plays them), and the new one gets
+            # the next requests. Only its status differs: it says why, and is final.
+            stale.cut_off(
+                f"entrant {entrant.name}: this connection was replaced by a new one that "
+                "sent its reconnect_token",
+                grpc.StatusCode.ALREADY_EXISTS,
+            )
         entrant.connected.set()
         self.changed.set()
         welcome = pb.PlayResponse()
@@ -683,7 +720,7 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
             reader.cancel()
             self.stream_ended(conn)
         if conn.cut is not None and not conn.status_sent:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, conn.cut)
+            await context.abort(conn.cut_code, conn.cut)
 
     def stream_ended(self, conn: Connection) -> None:
         """``conn``'s stream is over (or as good as over: see Connection.cut_off)."""
@@ -795,8 +832,8 @@ async def start_server(
     """Start the referee with health and reflection; returns the server and bound port.
     ``tls``: (certificate chain, private key), PEM; without it, plain HTTP/2. ``limits``:
     on idle connections and on callers not yet welcomed (``Limits()`` by default)."""
-    limits = limits or Limits()
-    referee.gate = Gate(limits, f"/{SERVICE_NAME}/Play")
+    limits = patient_with(limits or Limits(), referee.decision_timeout + referee.time_bank)
+    referee.gate = Gate(limits, f"/{SERVICE_NAME}/Play", referee.vouches)
     server = grpc.aio.server(
         interceptors=[referee.gate],
         options=[
