@@ -17,6 +17,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from test_grpc import (
+    SLACK,
     ByIndex,
     Hosted,
     SdkThread,
@@ -120,7 +121,7 @@ def test_a_bot_sending_junk_between_legal_answers_is_cut_off_and_the_match_finis
     size: int,
     tmp_path: Path,
 ) -> None:
-    h = host(tokens=TOKENS)
+    h = host(tokens=TOKENS, decision_timeout=SLACK)
     honest = [ByIndex() for _ in range(3)]
     threads = [SdkThread(b, h.address, f"tok-{i}") for i, b in enumerate(honest)]
     for t in threads:
@@ -201,7 +202,7 @@ def test_an_unauthenticated_flood_is_refused_while_the_match_plays_on(
     tmp_path: Path,
 ) -> None:
     limits = Limits(calls_burst=20, failed_hellos_burst=10, **QUICK)
-    h = host(tokens=TOKENS, limits=limits)
+    h = host(tokens=TOKENS, limits=limits, decision_timeout=SLACK)
     bots = [ByIndex() for _ in range(4)]
     threads = [SdkThread(b, h.address, token) for b, token in zip(bots, TOKENS, strict=True)]
     for t in threads:

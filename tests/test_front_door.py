@@ -16,7 +16,16 @@ from typing import Any
 
 import grpc
 import pytest
-from test_grpc import ByIndex, Hosted, SdkThread, Stream, hello, join_all, play_hosted_match
+from test_grpc import (
+    SLACK,
+    ByIndex,
+    Hosted,
+    SdkThread,
+    Stream,
+    hello,
+    join_all,
+    play_hosted_match,
+)
 
 from arena.referee.limits import Gate, Limits, address_block, peer_address
 
@@ -90,7 +99,7 @@ def test_silent_streams_from_many_addresses_never_keep_an_entrant_out(
     hellos (tokens, then reconnect tokens) are welcomed every time and a match plays
     with no fault at all."""
     limits = Limits(waiting_streams=48, waiting_per_address=4, waiting_per_block=16, **QUICK)
-    h = host(tokens=TOKENS, limits=limits)
+    h = host(tokens=TOKENS, limits=limits, decision_timeout=SLACK)
     sources = h2raw.loopback_sources(20, per_block=4)
     squatters = Squatters(h.address, sources, per_source=4)  # 80 streams for 48 places
     try:
@@ -255,7 +264,7 @@ def test_a_frame_flood_at_grpcio_itself_costs_the_bots_nothing(
     """grpcio's own options hold these (ping policy, streams per connection): 4
     addresses, 400 writes of 100 frames each at most, while a match plays; no fault,
     and the referee (this process) grows by less than 100 MB."""
-    h = host(tokens=TOKENS)
+    h = host(tokens=TOKENS, decision_timeout=SLACK)
     before = _rss()
     floods = [
         Flood(h.address, source, frame_flood(kind), writes=400, seconds=20)
