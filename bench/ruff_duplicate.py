@@ -83,9 +83,12 @@ from stats import mean_se
 
 from arena.games.ruff.actions import Action, Announce, Discard, Play
 from arena.games.ruff.rules import RuffRules
+from arena.games.ruff.sim import Deal
 from arena.games.ruff.state import RuffMatch
 from arena.games.ruff.view import RuffView
+from arena.play.loading import instantiate, split_options
 from arena.play.run import load_bot
+from bots.ruff.pimc import Bot as PimcBot
 from bots.ruff.pimc import value
 
 KINDS = {"announce": Announce, "discard": Discard, "play": Play}
@@ -131,6 +134,45 @@ class Departure:
         return picked  # type: ignore[no-any-return]
 
 
+class TrueDeal:
+    """A ``Sampler`` that always draws the match's real deal: every seat's cards as dealt,
+    the head and, once made, the rubber's discards (F2, F5)."""
+
+    def __init__(self, match: RuffMatch) -> None:
+        self.match = match
+
+    def sample(self, rng: object = None, give_up_at: float | None = None) -> Deal:
+        m = self.match
+        discards = None if m.discards is None else tuple(int(c) for c in m.discards)
+        return Deal(tuple(tuple(int(c) for c in h) for h in m.dealt),
+                    tuple(int(c) for c in m.head), discards)  # fmt: skip
+
+
+class Oracle(PimcBot):
+    """pimc's search run on the true deal, every card seen (``--oracle``): the same
+    candidates, playouts and ``choose``, in the one world that is real. It cheats, so it
+    lives here and nowhere a tournament or the protocol can reach. The playouts play no
+    card at random (``card_policy``), so one world is all the search needs: ``samples=1``.
+    What it gains over sharp bounds what better reading of the hidden cards could give
+    pimc's search; better play in the playouts themselves it does not bound."""
+
+    match: RuffMatch
+
+    def sampler(self, view: RuffView) -> TrueDeal:  # type: ignore[override]
+        return TrueDeal(self.match)
+
+
+def oracle(spec: str, seed: str, match: RuffMatch) -> Oracle:
+    """The ``Oracle`` with ``spec``'s pimc options (``pimc:margin=0``), one world a
+    decision; ``samples`` and ``budget`` are not its to choose."""
+    name, options = split_options(spec)
+    if name != "pimc" or {"samples", "budget"} & set(options):
+        raise ValueError(f"--oracle plays pimc's options but one world: not {spec!r}")
+    bot: Oracle = instantiate(Oracle, seed, spec, {**options, "samples": "1"})
+    bot.match = match
+    return bot
+
+
 def _same(action: Action) -> object:
     """An action's identity for ``Departure``: a discard's cards in any order (F5)."""
     return frozenset(action.cards) if isinstance(action, Discard) else action
@@ -143,14 +185,18 @@ def one_deal(
     i: int,
     kinds: Sequence[str] = tuple(KINDS),
     base: str | None = None,
+    cheat: bool = False,
 ) -> tuple[float, str]:
     """Seat 0's side's points less the others' in deal ``i``, seat 0 played by ``spec``
     (in the decisions of ``kinds``; the rest by sharp), seat s > 0 by ``others[(s - 1) %
     len(others)]``; and, given ``base``, the first decision where seat 0 left ``base``'s
-    choice (``Departure``; "same" when none)."""
+    choice (``Departure``; "same" when none). With ``cheat`` seat 0 is ``spec``'s
+    ``Oracle``, which sees the true deal."""
     match = RuffMatch(rules, seed=f"dup{i}")
     names = [spec, *(others[(s - 1) % len(others)] for s in range(1, rules.seats))]
-    bots = [load_bot(name, str(i), "ruff") for name in names]
+    bots = [load_bot(name, str(i), "ruff") for name in names[int(cheat) :]]
+    if cheat:
+        bots.insert(0, oracle(spec, str(i), match))
     if set(kinds) != set(KINDS):
         bots[0] = Only(bots[0], load_bot("sharp", str(i), "ruff"), kinds)
     tracked = None
@@ -253,7 +299,19 @@ def main() -> None:
         default=0,
         help="test deals once a side is within this many points of the set, by rank (0: off)",
     )
+    parser.add_argument(
+        "--oracle",
+        action="store_true",
+        help="seat 0 plays --bot's pimc options on the true deal (it sees every card): a ceiling",
+    )
     args = parser.parse_args()
+    if args.oracle:
+        try:
+            oracle(args.bot, "0", RuffMatch(RuffRules()))
+        except ValueError as exc:
+            parser.error(str(exc))
+        if args.late:
+            parser.error("--oracle plays one deal from its start: not with --late")
     if args.deals < 2:
         parser.error("--deals must be at least 2")
     kinds = [k for k in args.search.split(",") if k]
@@ -269,20 +327,21 @@ def main() -> None:
     gains: list[float] = []
     by_first: dict[str, list[float]] = {}
     others = args.others.split(",")
+    name = f"oracle {args.bot}" if args.oracle else args.bot
     for i in range(args.deals):
         split = None if args.no_split else args.base
-        mine, first = one_deal(rules, args.bot, others, i, kinds, split)
+        mine, first = one_deal(rules, args.bot, others, i, kinds, split, args.oracle)
         gains.append(mine - one_deal(rules, args.base, others, i)[0])
         by_first.setdefault(first, []).append(gains[-1])
         n = len(gains)
         if n % 20 == 0 or n == args.deals:
             mean, se = mean_se(gains)
-            print(f"{args.form} {args.seats} seats, {n} deals: {args.bot} - {args.base} = "
+            print(f"{args.form} {args.seats} seats, {n} deals: {name} - {args.base} = "
                   f"{mean:+.2f} ± {se:.2f} points a deal", flush=True)  # fmt: skip
     # Each part is its deals' total over all deals, so the parts add up to the whole.
     if args.no_split:
         return
-    print(f"by the first decision where {args.bot} left {args.base}'s choice:")
+    print(f"by the first decision where {name} left {args.base}'s choice:")
     for first, part in sorted(by_first.items()):
         mean, se = mean_se(part)
         share = len(part) / len(gains)

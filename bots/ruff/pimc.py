@@ -384,7 +384,7 @@ class Bot(BaseBot):
         # rubbed: they weigh the worlds instead, a point short costing a factor e^-1/4.
         side = view.side
         try:
-            sampler = Sampler(view, bounds=self.exact)
+            sampler = self.sampler(view)
         except ValueError:  # no deal fits the view: sharp decides (see ``NoWorld``)
             return SharpBot().act(view, legal)
 
@@ -422,6 +422,12 @@ class Bot(BaseBot):
         if not tally.n:
             return SharpBot().act(view, legal)
         return candidates[choose(tally, self.margin, self.z)]
+
+    def sampler(self, view: RuffView) -> Sampler:
+        """Where the worlds come from: the hidden cards drawn among the deals the view
+        allows. (bench/ruff_duplicate.py's ``--oracle`` hands the true deal here instead, to
+        measure what the search could gain if it saw every card; no bundled bot does.)"""
+        return Sampler(view, bounds=self.exact)
 
     @staticmethod
     def candidates(view: RuffView, legal: Sequence[Action]) -> list[Action]:
