@@ -163,6 +163,98 @@ def test_bad_options_are_refused_with_the_reason() -> None:
         ({"tail": -1}, "tail and endgame"),
         ({"endgame": -2}, "tail and endgame"),
         ({"margin": -0.1}, "margin and z"),
+        ({"explore": -1.0}, "explore"),
     ]:
         with pytest.raises(ValueError, match=words):
             pimc.Bot(**options)  # type: ignore[arg-type]
+
+
+def best_of_mine(state: sim.Sim, me: int, side: int) -> float:
+    """The deal's value for ``me`` when it plays its every later card best, all hands
+    open, and the other seats play ``pimc.policy`` (what ``tree=1``'s tree can learn)."""
+    if state.is_over:
+        return pimc.value(state.points, side)
+    if state.turn != me or state.phase != sim.PLAY:
+        child = state.copy()
+        child.step(pimc.policy(child, random.Random(0)))
+        return best_of_mine(child, me, side)
+    values = []
+    for move in state.legal():
+        child = state.copy()
+        child.step(move)
+        values.append(best_of_mine(child, me, side))
+    return max(values)
+
+
+@pytest.mark.parametrize("rules", FORMS, ids=lambda r: f"{r.form}-{r.seats}")
+def test_the_tree_finds_the_best_card_in_one_open_world(rules: RuffRules) -> None:
+    """``pimc.Tree`` as ``bots.ismcts``'s game: in one world seen whole, with three cards
+    or fewer left, its most visited card is one whose value, its own later cards played
+    best (``best_of_mine``), is the best; the root's candidates are the ones given and
+    its later decisions every legal card (F7)."""
+    from bots import ismcts
+
+    checked = 0
+    for seed in range(60):
+        state = midway(rules, seed)
+        while not state.is_over and (
+            state.phase != sim.PLAY or state.hands[state.turn].bit_count() > 3
+        ):
+            state.step(pimc.policy(state, random.Random(0)))
+        if state.is_over or len(state.legal()) < 2:
+            continue
+        me = state.turn
+        side = rules.side_of(me)
+        root = list(state.legal())
+        game = pimc.Tree(me, side, root, pimc.Tree.where(state))
+        assert game.choices(state) == root
+        result = ismcts.search(game, me, lambda rng, s=state: (s.copy(), 1.0), random.Random(seed),
+                               lambda done: done < 300, pimc.EXPLORE)  # fmt: skip
+        values = []
+        for move in root:
+            child = state.copy()
+            child.step(move)
+            values.append(best_of_mine(child, me, side))
+        picked = result.actions[result.best()]
+        assert values[root.index(picked)] == max(values), (seed, values)
+        checked += 1
+    assert checked >= 20
+
+
+def test_the_tree_sees_cards_and_announcements_but_not_others_discards() -> None:
+    """What ``Tree.observe`` keys the searching seat's information sets by (F4, F5, F7)."""
+    from arena.games.ruff.actions import ANNOUNCES, PLAYS, Discard
+
+    state = midway(RuffRules(), 1)
+    game = pimc.Tree(0, 0, [PLAYS[0]], (-1, -1))
+    assert game.observe(state, 2, PLAYS[5]) == PLAYS[5]
+    assert game.observe(state, 1, ANNOUNCES[7]) == ANNOUNCES[7]
+    thrown = Discard((1, 2, 3, 4))  # type: ignore[arg-type]
+    assert game.observe(state, 3, thrown) is None
+    assert game.observe(state, 0, thrown) == thrown
+
+
+@pytest.mark.parametrize("rules", FORMS, ids=lambda r: f"{r.form}-{r.seats}")
+def test_the_tree_option_plays_legal_moves_that_repeat(rules: RuffRules) -> None:
+    """``tree=1`` over whole deals against sharp: every move legal, the same moves again
+    for the same seed (``samples`` fixes the iterations)."""
+    from arena.games.ruff.state import RuffMatch
+    from bots.ruff.sharp import Bot as Sharp
+
+    def deal(spec: dict[str, object]) -> list[object]:
+        bot, sharp = pimc.Bot(seed=3, samples=6, **spec), Sharp()  # type: ignore[arg-type]
+        match = RuffMatch(rules, seed="tree")
+        moves = []
+        while match.view(0).deal == 1 and not match.is_over:
+            (seat,) = match.to_act()
+            view, legal = match.view(seat), match.legal_actions(seat)
+            picked = (bot if seat == 0 else sharp).act(view, legal)
+            move = legal[picked] if isinstance(picked, int) else picked
+            assert move in legal
+            moves.append(move)
+            match.apply(seat, move)
+        return moves
+
+    tree = deal({"tree": True})
+    assert tree == deal({"tree": True})
+    assert len(tree) > rules.seats

@@ -105,6 +105,7 @@ from arena.games.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard
 from arena.games.ruff.rules import RUB_CARDS
 from arena.games.ruff.sampling import Sampler
 from arena.games.ruff.view import RuffView
+from bots import ismcts
 from bots.ruff.sharp import Bot as SharpBot
 from bots.ruff.sharp import discards as sharp_discards
 from bots.ruff.solver import Solver, value
@@ -115,6 +116,7 @@ SCALE = 4.0  # points of announcement missed that cost a world a factor e (``lik
 TRUST = 1.0  # how far the others' announcements are believed to be their true ruffs
 MARGIN = 0.3  # points a deal a candidate must gain over the default to be taken ...
 Z = 2.0  # ... and standard errors of that gain (paired over the same worlds)
+EXPLORE = 3.0  # ``tree=1``: UCB1's constant, in points (one world's spread of value: 2 to 4)
 
 
 def _lowest(mask: int, trump: int) -> int:
@@ -281,6 +283,48 @@ def announcers(view: RuffView) -> tuple[set[int], set[int]]:
     return low, true
 
 
+class Tree:
+    """One decision of seat ``me`` as a ``bots.ismcts.Game`` (``tree=1``): the worlds are
+    ``Sim`` states, the searching seat's candidates at the root are pimc's own (``root``:
+    sharp's card first, or the short list of discards), and at its later card plays every
+    legal card (F7); every other seat, and the rollouts, play ``policy``; the reward is
+    ``value`` of the deal's points (the ruff's 12 and the card points, F8, F9)."""
+
+    def __init__(self, me: int, side: int, root: Sequence[Action], at: tuple[int, int]) -> None:
+        self.me, self.side, self.root, self.at = me, side, list(root), at
+
+    @staticmethod
+    def where(state: sim.Sim) -> tuple[int, int]:
+        """How far a world's deal has gone: its phase and the cards still in hands (one
+        fewer for every card played, four fewer at the rub)."""
+        return state.phase, sum(hand.bit_count() for hand in state.hands)
+
+    def actor(self, state: sim.Sim) -> int | None:
+        return None if state.phase == sim.OVER else state.turn
+
+    def choices(self, state: sim.Sim) -> Sequence[Action]:
+        if self.where(state) == self.at:
+            return self.root
+        if state.phase == sim.PLAY:
+            return [PLAYS[c] for c in CARD_SLICES.of_mask(state.legal_mask())]
+        return [policy(state, random.Random(0))]  # a later rub or announcement: as played out
+
+    def policy(self, state: sim.Sim, rng: random.Random) -> Action:
+        return policy(state, rng)
+
+    def play(self, state: sim.Sim, action: Action) -> sim.Sim:
+        state.step(action)
+        return state
+
+    def observe(self, state: sim.Sim, seat: int, action: Action) -> Action | None:
+        """Announcements and cards are seen by all (F4, F7); the discards by the rubber
+        alone (F5)."""
+        return None if isinstance(action, Discard) and seat != self.me else action
+
+    def reward(self, state: sim.Sim) -> float:
+        return value(state.points, self.side)
+
+
 class NoWorld(Exception):
     """The sampler found no deal that fits the view in its tries: ``sharp`` then takes
     that decision rather than the bot failing its move. It was seen at 3 seats about once
@@ -335,9 +379,14 @@ class Bot(BaseBot):
         endgame: int = 0,
         margin: float = MARGIN,
         z: float = Z,
+        tree: bool = False,
+        explore: float = EXPLORE,
     ) -> None:
         if margin < 0 or z < 0:
             raise ValueError("margin and z must be 0 or more")
+        if explore < 0:
+            raise ValueError("explore must be 0 or more")
+        self.tree, self.explore = bool(tree), float(explore)
         self.margin, self.z = float(margin), float(z)
         self.seed = seed
         if tail < 0 or endgame < 0:
@@ -395,6 +444,9 @@ class Bot(BaseBot):
                 raise NoWorld(str(exc)) from exc
             return sim.from_view(view, deal), likelihood(view, deal, self.trust, trusted)
 
+        if self.tree and not isinstance(candidates[0], Announce):
+            picked = self.tree_search(view, candidates, draw, rng, started)
+            return SharpBot().act(view, legal) if picked is None else picked
         tail = self.tail
         # Few tricks left: every candidate is solved exactly in each world (one solver a
         # world, so the candidates share its table of positions).
@@ -422,6 +474,50 @@ class Bot(BaseBot):
         if not tally.n:
             return SharpBot().act(view, legal)
         return candidates[choose(tally, self.margin, self.z)]
+
+    def tree_search(
+        self,
+        view: RuffView,
+        candidates: list[Action],
+        draw: Any,
+        rng: random.Random,
+        started: float,
+    ) -> Action | None:
+        """``tree=1``: information-set MCTS (``bots.ismcts``) over ``Tree``. Each world
+        drawn serves as many iterations as there are candidates, so that with ``samples``
+        it draws as many worlds and plays out as many deals as the flat search. The
+        root's most visited candidate is taken if its mean gains ``margin`` on the
+        default's (or the default was never tried), else the default. None when no world
+        was drawn (sharp then decides, as in the flat search)."""
+        k = len(candidates)
+        game = Tree(view.seat, view.side, candidates, (-1, -1))
+        current: list[tuple[sim.Sim, float]] = []
+        drawn = 0
+
+        def again(rng: random.Random) -> tuple[sim.Sim, float]:
+            nonlocal drawn
+            if drawn % k == 0:
+                current[:] = [draw(rng)]
+                game.at = Tree.where(current[0][0])
+            drawn += 1
+            state, weight = current[0]
+            return state.copy(), weight
+
+        if self.options.samples:
+            iterations = self.options.samples * k
+            more = lambda done: done < iterations  # noqa: E731
+        else:
+            more = self.options.more(started)
+        try:
+            result = ismcts.search(game, view.seat, again, rng, more, self.explore)
+        except (NoWorld, TimeoutError):
+            return None
+        best, default = result.actions[result.best()], candidates[0]
+        if best == default:
+            return default
+        if result.visits(default) and result.mean(best) - result.mean(default) < self.margin:
+            return default
+        return best
 
     def sampler(self, view: RuffView) -> Sampler:
         """Where the worlds come from: the hidden cards drawn among the deals the view
