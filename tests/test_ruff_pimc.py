@@ -206,10 +206,16 @@ def test_the_tree_finds_the_best_card_in_one_open_world(rules: RuffRules) -> Non
         me = state.turn
         side = rules.side_of(me)
         root = list(state.legal())
-        game = pimc.Tree(me, side, root, pimc.Tree.where(state))
+        game = pimc.Tree(me, side, root, (-1, -1))
+
+        def draw(rng: random.Random, s: sim.Sim = state, g: pimc.Tree = game) -> tuple:
+            world = s.copy()
+            g.start(world, 1.0)
+            return world, 1.0
+
+        result = ismcts.search(game, me, draw, random.Random(seed), lambda done: done < 300,
+                               pimc.EXPLORE)  # fmt: skip
         assert game.choices(state) == root
-        result = ismcts.search(game, me, lambda rng, s=state: (s.copy(), 1.0), random.Random(seed),
-                               lambda done: done < 300, pimc.EXPLORE)  # fmt: skip
         values = []
         for move in root:
             child = state.copy()
@@ -217,6 +223,9 @@ def test_the_tree_finds_the_best_card_in_one_open_world(rules: RuffRules) -> Non
             values.append(best_of_mine(child, me, side))
         picked = result.actions[result.best()]
         assert values[root.index(picked)] == max(values), (seed, values)
+        # every iteration's reward is counted for the root card it took (``Tree.gain``)
+        assert sum(map(len, game.rewards)) == 300
+        assert [len(r) for r in game.rewards] == [result.visits(a) for a in root]
         checked += 1
     assert checked >= 20
 
@@ -258,3 +267,37 @@ def test_the_tree_option_plays_legal_moves_that_repeat(rules: RuffRules) -> None
     tree = deal({"tree": True})
     assert tree == deal({"tree": True})
     assert len(tree) > rules.seats
+
+
+def test_the_tree_stops_at_its_depth_and_weighs_its_gate() -> None:
+    """``depth=1`` keeps only the root in the tree (its later cards played as the
+    playouts play); ``depth=0`` grows below it. ``Tree.gain`` is a weighed mean's
+    difference with the two errors added: no gain is clear on one try (infinite error)."""
+    from bots import ismcts
+
+    rules = RuffRules(form="single", seats=3)
+    for seed in range(40):
+        state = midway(rules, seed)
+        while not state.is_over and (
+            state.phase != sim.PLAY or state.hands[state.turn].bit_count() > 6
+        ):
+            state.step(pimc.policy(state, random.Random(0)))
+        if not state.is_over and len(state.legal()) > 1:
+            break
+    me, root = state.turn, list(state.legal())
+    nodes = {}
+    for depth in (1, 0):
+        game = pimc.Tree(me, rules.side_of(me), root, (-1, -1), depth)
+
+        def draw(rng: random.Random, g: pimc.Tree = game) -> tuple:
+            world = state.copy()
+            g.start(world, 1.0)
+            return world, 1.0
+
+        nodes[depth] = ismcts.search(
+            game, me, draw, random.Random(1), lambda done: done < 200
+        ).nodes
+    assert nodes[1] == 1 < nodes[0]
+    assert pimc._moments([(3.0, 1.0)])[1] == float("inf")
+    mean, var, n = pimc._moments([(1.0, 1.0), (3.0, 3.0)])
+    assert (mean, n) == (2.5, 2) and var == pytest.approx(0.75 * 2 / 2)

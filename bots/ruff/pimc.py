@@ -290,8 +290,23 @@ class Tree:
     legal card (F7); every other seat, and the rollouts, play ``policy``; the reward is
     ``value`` of the deal's points (the ruff's 12 and the card points, F8, F9)."""
 
-    def __init__(self, me: int, side: int, root: Sequence[Action], at: tuple[int, int]) -> None:
+    def __init__(
+        self, me: int, side: int, root: Sequence[Action], at: tuple[int, int], depth: int = 0
+    ) -> None:
         self.me, self.side, self.root, self.at = me, side, list(root), at
+        # The tree holds the searching seat's decisions up to ``depth`` (0: all), the root
+        # the first; past them it plays as the playouts do.
+        self.depth = depth
+        self.mine = 0  # the searching seat's cards at the root (``start``)
+        self.weight = 1.0  # the world's now being played (set by the search's draw)
+        self.taken: Action | None = None  # the root's action in the iteration under way
+        # each iteration's reward and weight, by its root action (``gain``)
+        self.rewards: list[list[tuple[float, float]]] = [[] for _ in self.root]
+
+    def start(self, state: sim.Sim, weight: float) -> None:
+        """A world drawn at the root: where the decision stands, and its weight."""
+        self.at, self.weight, self.taken = self.where(state), weight, None
+        self.mine = state.hands[self.me].bit_count()
 
     @staticmethod
     def where(state: sim.Sim) -> tuple[int, int]:
@@ -299,20 +314,35 @@ class Tree:
         fewer for every card played, four fewer at the rub)."""
         return state.phase, sum(hand.bit_count() for hand in state.hands)
 
+    def gain(self, i: int) -> tuple[float, float, int]:
+        """Root candidate ``i``'s weighed mean reward less the default's (candidate 0), the
+        standard error of that difference (the two means' errors, as independent) and how
+        often ``i`` was tried."""
+        mean0, var0, _ = _moments(self.rewards[0])
+        mean, var, n = _moments(self.rewards[i])
+        return mean - mean0, math.sqrt(var + var0), n
+
     def actor(self, state: sim.Sim) -> int | None:
         return None if state.phase == sim.OVER else state.turn
 
     def choices(self, state: sim.Sim) -> Sequence[Action]:
-        if self.where(state) == self.at:
+        where = self.where(state)
+        if where == self.at:
             return self.root
-        if state.phase == sim.PLAY:
+        # The searching seat's decisions so far: the root's, then a card a decision (its
+        # cards in hands fall by one a trick, and by four at the root's rub).
+        mine = state.hands[self.me].bit_count()
+        made = self.mine - mine - (RUB_CARDS - 1) * (self.at[0] == sim.RUB)
+        if state.phase == sim.PLAY and (not self.depth or made < self.depth):
             return [PLAYS[c] for c in CARD_SLICES.of_mask(state.legal_mask())]
-        return [policy(state, random.Random(0))]  # a later rub or announcement: as played out
+        return [policy(state, random.Random(0))]  # as played out
 
     def policy(self, state: sim.Sim, rng: random.Random) -> Action:
         return policy(state, rng)
 
     def play(self, state: sim.Sim, action: Action) -> sim.Sim:
+        if self.taken is None and state.turn == self.me and self.where(state) == self.at:
+            self.taken = action
         state.step(action)
         return state
 
@@ -322,7 +352,24 @@ class Tree:
         return None if isinstance(action, Discard) and seat != self.me else action
 
     def reward(self, state: sim.Sim) -> float:
-        return value(state.points, self.side)
+        reward = value(state.points, self.side)
+        if self.taken is not None:
+            self.rewards[self.root.index(self.taken)].append((reward, self.weight))
+        return reward
+
+
+def _moments(pairs: Sequence[tuple[float, float]]) -> tuple[float, float, int]:
+    """The weighed mean of (value, weight) pairs, its variance (the squared standard
+    error, counting the pairs as equally weighed) and their count."""
+    n = len(pairs)
+    total = sum(w for _, w in pairs)
+    if not n or not total:
+        return 0.0, math.inf, n
+    mean = sum(v * w for v, w in pairs) / total
+    if n < 2:
+        return mean, math.inf, n
+    spread = sum(w * (v - mean) ** 2 for v, w in pairs) / total * n / (n - 1)
+    return mean, spread / n, n
 
 
 class NoWorld(Exception):
@@ -381,12 +428,15 @@ class Bot(BaseBot):
         z: float = Z,
         tree: bool = False,
         explore: float = EXPLORE,
+        depth: int = 0,
     ) -> None:
         if margin < 0 or z < 0:
             raise ValueError("margin and z must be 0 or more")
         if explore < 0:
             raise ValueError("explore must be 0 or more")
-        self.tree, self.explore = bool(tree), float(explore)
+        if depth < 0:
+            raise ValueError("depth must be 0 (every decision of the deal) or more")
+        self.tree, self.explore, self.depth = bool(tree), float(explore), int(depth)
         self.margin, self.z = float(margin), float(z)
         self.seed = seed
         if tail < 0 or endgame < 0:
@@ -486,11 +536,11 @@ class Bot(BaseBot):
         """``tree=1``: information-set MCTS (``bots.ismcts``) over ``Tree``. Each world
         drawn serves as many iterations as there are candidates, so that with ``samples``
         it draws as many worlds and plays out as many deals as the flat search. The
-        root's most visited candidate is taken if its mean gains ``margin`` on the
-        default's (or the default was never tried), else the default. None when no world
-        was drawn (sharp then decides, as in the flat search)."""
+        root's most visited candidate is taken if its mean gains ``margin`` and ``z``
+        standard errors on the default's (``Tree.gain``, as ``choose``), else the default.
+        None when no world was drawn (sharp then decides, as in the flat search)."""
         k = len(candidates)
-        game = Tree(view.seat, view.side, candidates, (-1, -1))
+        game = Tree(view.seat, view.side, candidates, (-1, -1), self.depth)
         current: list[tuple[sim.Sim, float]] = []
         drawn = 0
 
@@ -498,10 +548,11 @@ class Bot(BaseBot):
             nonlocal drawn
             if drawn % k == 0:
                 current[:] = [draw(rng)]
-                game.at = Tree.where(current[0][0])
             drawn += 1
             state, weight = current[0]
-            return state.copy(), weight
+            state = state.copy()
+            game.start(state, weight)
+            return state, weight
 
         if self.options.samples:
             iterations = self.options.samples * k
@@ -512,12 +563,10 @@ class Bot(BaseBot):
             result = ismcts.search(game, view.seat, again, rng, more, self.explore)
         except (NoWorld, TimeoutError):
             return None
-        best, default = result.actions[result.best()], candidates[0]
-        if best == default:
-            return default
-        if result.visits(default) and result.mean(best) - result.mean(default) < self.margin:
-            return default
-        return best
+        best = result.best()
+        gain, error, _ = game.gain(best)
+        leave = best and clear_gain(gain, error, self.margin, self.z)
+        return candidates[best] if leave else candidates[0]
 
     def sampler(self, view: RuffView) -> Sampler:
         """Where the worlds come from: the hidden cards drawn among the deals the view
