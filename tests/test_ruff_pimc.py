@@ -186,46 +186,70 @@ def best_of_mine(state: sim.Sim, me: int, side: int) -> float:
     return max(values)
 
 
-@pytest.mark.parametrize("rules", FORMS, ids=lambda r: f"{r.form}-{r.seats}")
-def test_the_tree_finds_the_best_card_in_one_open_world(rules: RuffRules) -> None:
-    """``pimc.Tree`` as ``bots.ismcts``'s game: in one world seen whole, with three cards
-    or fewer left, its most visited card is one whose value, its own later cards played
-    best (``best_of_mine``), is the best; the root's candidates are the ones given and
-    its later decisions every legal card (F7)."""
+class Recorded(pimc.Tree):
+    """A ``Tree`` that keeps every iteration's reward by its root candidate."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.seen: list[list[float]] = [[] for _ in self.root]
+
+    def reward(self, state: sim.Sim) -> float:
+        reward = super().reward(state)
+        self.seen[self.iteration % len(self.root)].append(reward)
+        return reward
+
+
+def one_world(game: pimc.Tree, state: sim.Sim, iterations: int, seed: int = 0) -> None:
+    """``bots.ismcts.search`` over ``game`` in the one world ``state``, seen whole."""
     from bots import ismcts
 
+    def draw(rng: random.Random) -> tuple[sim.Sim, float]:
+        world = state.copy()
+        game.start(world, 1.0)
+        return world, 1.0
+
+    ismcts.search(game, game.me, draw, random.Random(seed), lambda done: done < iterations,
+                  pimc.EXPLORE)  # fmt: skip
+
+
+def late(rules: RuffRules, seed: int, cards: int) -> sim.Sim | None:
+    """``midway``, played on by ``pimc.policy`` to a card play of a seat with ``cards``
+    or fewer and a choice (F7); None if the deal ends first."""
+    state = midway(rules, seed)
+    while not state.is_over and (
+        state.phase != sim.PLAY or state.hands[state.turn].bit_count() > cards
+    ):
+        state.step(pimc.policy(state, random.Random(0)))
+    return None if state.is_over or len(state.legal()) < 2 else state
+
+
+@pytest.mark.parametrize("rules", FORMS, ids=lambda r: f"{r.form}-{r.seats}")
+def test_the_tree_plays_every_candidate_in_every_world_and_learns_its_later_cards(
+    rules: RuffRules,
+) -> None:
+    """``pimc.Tree`` as ``bots.ismcts``'s game, in one world seen whole with three cards
+    or fewer left: every candidate is played once a round, its first time as the
+    playouts play (``pimc.outcome``), and within a few rounds the tree has found its
+    best later cards (``best_of_mine``); the tally holds one paired row a round."""
     checked = 0
     for seed in range(60):
-        state = midway(rules, seed)
-        while not state.is_over and (
-            state.phase != sim.PLAY or state.hands[state.turn].bit_count() > 3
-        ):
-            state.step(pimc.policy(state, random.Random(0)))
-        if state.is_over or len(state.legal()) < 2:
+        state = late(rules, seed, 3)
+        if state is None:
             continue
         me = state.turn
         side = rules.side_of(me)
         root = list(state.legal())
-        game = pimc.Tree(me, side, root, (-1, -1))
-
-        def draw(rng: random.Random, s: sim.Sim = state, g: pimc.Tree = game) -> tuple:
-            world = s.copy()
-            g.start(world, 1.0)
-            return world, 1.0
-
-        result = ismcts.search(game, me, draw, random.Random(seed), lambda done: done < 300,
-                               pimc.EXPLORE)  # fmt: skip
-        assert game.choices(state) == root
-        values = []
-        for move in root:
+        game = Recorded(me, side, root)
+        one_world(game, state, 20 * len(root))
+        assert game.tally.n == 20
+        for move, seen in zip(root, game.seen, strict=True):
             child = state.copy()
             child.step(move)
-            values.append(best_of_mine(child, me, side))
-        picked = result.actions[result.best()]
-        assert values[root.index(picked)] == max(values), (seed, values)
-        # every iteration's reward is counted for the root card it took (``Tree.gain``)
-        assert sum(map(len, game.rewards)) == 300
-        assert [len(r) for r in game.rewards] == [result.visits(a) for a in root]
+            assert len(seen) == 20
+            assert seen[0] == pimc.outcome(child.copy(), random.Random(0), side)
+            assert max(seen) == best_of_mine(child, me, side)
+        paired = [sum(a - b for a, b in zip(seen, game.seen[0], strict=True)) for seen in game.seen]
+        assert game.tally.sums == pytest.approx(paired)  # each round against the default's
         checked += 1
     assert checked >= 20
 
@@ -244,14 +268,16 @@ def test_the_tree_sees_cards_and_announcements_but_not_others_discards() -> None
 
 
 @pytest.mark.parametrize("rules", FORMS, ids=lambda r: f"{r.form}-{r.seats}")
-def test_the_tree_option_plays_legal_moves_that_repeat(rules: RuffRules) -> None:
-    """``tree=1`` over whole deals against sharp: every move legal, the same moves again
-    for the same seed (``samples`` fixes the iterations)."""
+def test_the_tree_without_depth_is_the_flat_search_and_with_it_repeats(rules: RuffRules) -> None:
+    """``tree=1:depth=1`` (the root alone in the tree) draws the same worlds and plays
+    every candidate in each as the flat search does, so it makes the same move at every
+    decision of a deal against sharp (F4, F5, F7); ``tree=1`` repeats for the same seed
+    (``samples`` fixes the iterations) and plays only legal moves."""
     from arena.games.ruff.state import RuffMatch
     from bots.ruff.sharp import Bot as Sharp
 
-    def deal(spec: dict[str, object]) -> list[object]:
-        bot, sharp = pimc.Bot(seed=3, samples=6, **spec), Sharp()  # type: ignore[arg-type]
+    def deal(bot: pimc.Bot, twin: pimc.Bot | None = None) -> list[object]:
+        sharp = Sharp()
         match = RuffMatch(rules, seed="tree")
         moves = []
         while match.view(0).deal == 1 and not match.is_over:
@@ -259,45 +285,40 @@ def test_the_tree_option_plays_legal_moves_that_repeat(rules: RuffRules) -> None
             view, legal = match.view(seat), match.legal_actions(seat)
             picked = (bot if seat == 0 else sharp).act(view, legal)
             move = legal[picked] if isinstance(picked, int) else picked
+            if seat == 0 and twin is not None:
+                other = twin.act(view, legal)
+                assert (legal[other] if isinstance(other, int) else other) == move
             assert move in legal
             moves.append(move)
             match.apply(seat, move)
         return moves
 
-    tree = deal({"tree": True})
-    assert tree == deal({"tree": True})
-    assert len(tree) > rules.seats
+    flat = pimc.Bot(seed=3, samples=8)
+    assert len(deal(pimc.Bot(seed=3, samples=8, tree=True, depth=1), flat)) > rules.seats
+    tree = deal(pimc.Bot(seed=3, samples=6, tree=True))
+    assert tree == deal(pimc.Bot(seed=3, samples=6, tree=True))
 
 
-def test_the_tree_stops_at_its_depth_and_weighs_its_gate() -> None:
-    """``depth=1`` keeps only the root in the tree (its later cards played as the
-    playouts play); ``depth=0`` grows below it. ``Tree.gain`` is a weighed mean's
-    difference with the two errors added: no gain is clear on one try (infinite error)."""
+def test_the_tree_stops_at_its_depth() -> None:
+    """``depth=1``: no node below the root, every later card as the playouts play it
+    (each round the same rewards); ``depth=0`` grows a node under each candidate."""
     from bots import ismcts
 
     rules = RuffRules(form="single", seats=3)
-    for seed in range(40):
-        state = midway(rules, seed)
-        while not state.is_over and (
-            state.phase != sim.PLAY or state.hands[state.turn].bit_count() > 6
-        ):
-            state.step(pimc.policy(state, random.Random(0)))
-        if not state.is_over and len(state.legal()) > 1:
-            break
+    state = next(s for seed in range(40) if (s := late(rules, seed, 6)) is not None)
     me, root = state.turn, list(state.legal())
     nodes = {}
     for depth in (1, 0):
-        game = pimc.Tree(me, rules.side_of(me), root, (-1, -1), depth)
+        game = Recorded(me, rules.side_of(me), root, depth)
 
-        def draw(rng: random.Random, g: pimc.Tree = game) -> tuple:
+        def draw(rng: random.Random, g: pimc.Tree = game) -> tuple[sim.Sim, float]:
             world = state.copy()
             g.start(world, 1.0)
             return world, 1.0
 
-        nodes[depth] = ismcts.search(
-            game, me, draw, random.Random(1), lambda done: done < 200
-        ).nodes
-    assert nodes[1] == 1 < nodes[0]
-    assert pimc._moments([(3.0, 1.0)])[1] == float("inf")
-    mean, var, n = pimc._moments([(1.0, 1.0), (3.0, 3.0)])
-    assert (mean, n) == (2.5, 2) and var == pytest.approx(0.75 * 2 / 2)
+        result = ismcts.search(game, me, draw, random.Random(1), lambda done: done < 40 * len(root))
+        nodes[depth] = result.nodes
+        counted = [len(set(seen)) for seen in game.seen]
+        if depth == 1:
+            assert counted == [1] * len(root)
+    assert nodes[1] == 0 < nodes[0]

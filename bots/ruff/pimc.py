@@ -285,27 +285,31 @@ def announcers(view: RuffView) -> tuple[set[int], set[int]]:
 
 class Tree:
     """One decision of seat ``me`` as a ``bots.ismcts.Game`` (``tree=1``): the worlds are
-    ``Sim`` states, the searching seat's candidates at the root are pimc's own (``root``:
-    sharp's card first, or the short list of discards), and at its later card plays every
-    legal card (F7); every other seat, and the rollouts, play ``policy``; the reward is
-    ``value`` of the deal's points (the ruff's 12 and the card points, F8, F9)."""
+    ``Sim`` states; at the root each world plays every one of pimc's candidates (``root``:
+    sharp's card first, or the short list of discards) once, one an iteration, in turn,
+    so that the candidates are compared paired, world by world, as in the flat search;
+    below the root the tree holds the searching seat's later cards (every legal card, F7)
+    up to ``depth`` of its decisions (0: all), each candidate its own subtree (the
+    root's card is seen); every other seat, and the rollouts, play ``policy``; the reward
+    is ``value`` of the deal's points (the ruff's 12 and the card points, F8, F9).
 
-    def __init__(
-        self, me: int, side: int, root: Sequence[Action], at: tuple[int, int], depth: int = 0
-    ) -> None:
-        self.me, self.side, self.root, self.at = me, side, list(root), at
-        # The tree holds the searching seat's decisions up to ``depth`` (0: all), the root
-        # the first; past them it plays as the playouts do.
-        self.depth = depth
-        self.mine = 0  # the searching seat's cards at the root (``start``)
-        self.weight = 1.0  # the world's now being played (set by the search's draw)
-        self.taken: Action | None = None  # the root's action in the iteration under way
-        # each iteration's reward and weight, by its root action (``gain``)
-        self.rewards: list[list[tuple[float, float]]] = [[] for _ in self.root]
+    The core's root bandit (UCB1 over the candidates, one a world) was tried first and
+    lost: unpaired, a world's spread of 2 to 4 points hides the gains that pimc's paired
+    search finds (see the module's text)."""
+
+    def __init__(self, me: int, side: int, root: Sequence[Action], depth: int = 0) -> None:
+        self.me, self.side, self.root, self.depth = me, side, list(root), depth
+        self.at = (-1, -1)  # the root's ``where``
+        self.mine = 0  # the searching seat's cards at the root
+        self.weight = 1.0  # the world's now being played
+        self.iteration = -1  # candidate ``iteration % len(root)`` is played at the root
+        self.values: list[float] = []  # the world's rewards so far, one a candidate
+        self.tally = Tally(len(self.root))  # whole worlds: each candidate's gain on the default
 
     def start(self, state: sim.Sim, weight: float) -> None:
-        """A world drawn at the root: where the decision stands, and its weight."""
-        self.at, self.weight, self.taken = self.where(state), weight, None
+        """An iteration begins at the root in ``state``, a world of ``weight``."""
+        self.iteration += 1
+        self.at, self.weight = self.where(state), weight
         self.mine = state.hands[self.me].bit_count()
 
     @staticmethod
@@ -314,25 +318,18 @@ class Tree:
         fewer for every card played, four fewer at the rub)."""
         return state.phase, sum(hand.bit_count() for hand in state.hands)
 
-    def gain(self, i: int) -> tuple[float, float, int]:
-        """Root candidate ``i``'s weighed mean reward less the default's (candidate 0), the
-        standard error of that difference (the two means' errors, as independent) and how
-        often ``i`` was tried."""
-        mean0, var0, _ = _moments(self.rewards[0])
-        mean, var, n = _moments(self.rewards[i])
-        return mean - mean0, math.sqrt(var + var0), n
-
     def actor(self, state: sim.Sim) -> int | None:
         return None if state.phase == sim.OVER else state.turn
 
     def choices(self, state: sim.Sim) -> Sequence[Action]:
         where = self.where(state)
-        if where == self.at:
-            return self.root
-        # The searching seat's decisions so far: the root's, then a card a decision (its
-        # cards in hands fall by one a trick, and by four at the root's rub).
-        mine = state.hands[self.me].bit_count()
-        made = self.mine - mine - (RUB_CARDS - 1) * (self.at[0] == sim.RUB)
+        if where == self.at:  # one candidate an iteration, in turn (no node: paired)
+            i = self.iteration % len(self.root)
+            return self.root[i : i + 1]
+        # The searching seat's decisions so far: the root's, then one a card (its cards
+        # fall by one a trick, and by the four discards after a root at the rub, F5).
+        thrown = (RUB_CARDS - 1) * (self.at[0] == sim.RUB)
+        made = self.mine - state.hands[self.me].bit_count() - thrown
         if state.phase == sim.PLAY and (not self.depth or made < self.depth):
             return [PLAYS[c] for c in CARD_SLICES.of_mask(state.legal_mask())]
         return [policy(state, random.Random(0))]  # as played out
@@ -341,35 +338,22 @@ class Tree:
         return policy(state, rng)
 
     def play(self, state: sim.Sim, action: Action) -> sim.Sim:
-        if self.taken is None and state.turn == self.me and self.where(state) == self.at:
-            self.taken = action
         state.step(action)
         return state
 
     def observe(self, state: sim.Sim, seat: int, action: Action) -> Action | None:
-        """Announcements and cards are seen by all (F4, F7); the discards by the rubber
+        """Announcements and cards are seen by all (F4, F7), the discards by the rubber
         alone (F5)."""
         return None if isinstance(action, Discard) and seat != self.me else action
 
     def reward(self, state: sim.Sim) -> float:
         reward = value(state.points, self.side)
-        if self.taken is not None:
-            self.rewards[self.root.index(self.taken)].append((reward, self.weight))
+        self.values.append(reward)
+        if len(self.values) == len(self.root):  # the world has played every candidate
+            default = self.values[0]
+            self.tally.add([v - default for v in self.values], self.weight)
+            self.values = []
         return reward
-
-
-def _moments(pairs: Sequence[tuple[float, float]]) -> tuple[float, float, int]:
-    """The weighed mean of (value, weight) pairs, its variance (the squared standard
-    error, counting the pairs as equally weighed) and their count."""
-    n = len(pairs)
-    total = sum(w for _, w in pairs)
-    if not n or not total:
-        return 0.0, math.inf, n
-    mean = sum(v * w for v, w in pairs) / total
-    if n < 2:
-        return mean, math.inf, n
-    spread = sum(w * (v - mean) ** 2 for v, w in pairs) / total * n / (n - 1)
-    return mean, spread / n, n
 
 
 class NoWorld(Exception):
@@ -533,22 +517,18 @@ class Bot(BaseBot):
         rng: random.Random,
         started: float,
     ) -> Action | None:
-        """``tree=1``: information-set MCTS (``bots.ismcts``) over ``Tree``. Each world
-        drawn serves as many iterations as there are candidates, so that with ``samples``
-        it draws as many worlds and plays out as many deals as the flat search. The
-        root's most visited candidate is taken if its mean gains ``margin`` and ``z``
-        standard errors on the default's (``Tree.gain``, as ``choose``), else the default.
-        None when no world was drawn (sharp then decides, as in the flat search)."""
+        """``tree=1``: information-set MCTS (``bots.ismcts``) over ``Tree``: each world
+        drawn plays every candidate once, so that with ``samples`` it draws as many worlds
+        and plays out as many deals as the flat search, and the candidates are chosen
+        between as there (``choose``: paired, ``margin`` and ``z``). None when no whole
+        world was played (sharp then decides, as in the flat search)."""
         k = len(candidates)
-        game = Tree(view.seat, view.side, candidates, (-1, -1), self.depth)
+        game = Tree(view.seat, view.side, candidates, self.depth)
         current: list[tuple[sim.Sim, float]] = []
-        drawn = 0
 
         def again(rng: random.Random) -> tuple[sim.Sim, float]:
-            nonlocal drawn
-            if drawn % k == 0:
+            if (game.iteration + 1) % k == 0:  # a new world for the next round of candidates
                 current[:] = [draw(rng)]
-            drawn += 1
             state, weight = current[0]
             state = state.copy()
             game.start(state, weight)
@@ -560,13 +540,12 @@ class Bot(BaseBot):
         else:
             more = self.options.more(started)
         try:
-            result = ismcts.search(game, view.seat, again, rng, more, self.explore)
-        except (NoWorld, TimeoutError):
+            ismcts.search(game, view.seat, again, rng, more, self.explore)
+        except (NoWorld, TimeoutError):  # as the flat search: sharp decides
             return None
-        best = result.best()
-        gain, error, _ = game.gain(best)
-        leave = best and clear_gain(gain, error, self.margin, self.z)
-        return candidates[best] if leave else candidates[0]
+        if not game.tally.n:
+            return None
+        return candidates[choose(game.tally, self.margin, self.z)]
 
     def sampler(self, view: RuffView) -> Sampler:
         """Where the worlds come from: the hidden cards drawn among the deals the view
