@@ -72,6 +72,30 @@ sharp at seat 0 both ways): +0.93 ± 0.21 points in the deal and a rank score of
 0.015 (the match's ranks, F10: +1 for each other seat it ends above, -1 below, their mean).
 Tried against the default on the same deals and not kept (figures and code in
 bots/ruff/pimc.py's text): ``ruffs=1``, ``wide=35``, ``margin=0.15:z=1``, ``sets=20``.
+
+``--oracle``: seat 0 is ``Oracle``, pimc's search run on the true deal (every card seen,
+one world a decision since the playouts play no card at random; the same candidates,
+playouts and ``choose``, ``--bot``'s options). It cheats, so it is no bot a tournament or
+the protocol can load: it lives here. What it gains over sharp is a ceiling for any
+better reading of the hidden cards with pimc's playouts (not for better playouts).
+Measured 2026-11-26 (branch ruff5 at f87a6c7, nice 19, ``python bench/ruff_duplicate.py
+--form F --seats N --oracle --bot pimc [--others O]``), points a deal over sharp, the
+other seats sharp, 400 deals: double +2.60 ± 0.17, single 2 +1.84 ± 0.12, single 3 +1.86
+± 0.15, single 4 +2.18 ± 0.16 (pimc, sampling: +1.33, +1.27, +0.98, +1.44). At the
+tournament's own tables (300 deals): double beside sharp, steady and random (``--others
+sharp,steady,random``, steady the partner) +0.99 ± 0.19, ``sharp,random,steady`` +1.55 ±
+0.24, ``steady,sharp,random`` +1.04 ± 0.22; single 3 beside steady and random +1.32 ±
+0.20, beside sharp and random +1.24 ± 0.21; single 4 beside sharp, steady and random
++1.20 ± 0.21; single 2 against steady +1.84 ± 0.14. bench/ruff_strength.py puts the
+edge that plain P >= 0.99 over 200 rounds needs at about +2 (double), +3 (single 2),
++2.5 (single 3) and +1.3 (single 4): even seeing every card, pimc's search falls short
+of it in every form at those tables. Its gain is the first trick's card and the rub's
+discards most (double: trick 1 +0.96, discards +0.39; single 3: discards +0.49, trick 1
++0.41), and no kind of decision loses. ``pimc:margin=0:z=0`` gives the same figures in
+double and single 3 (one world's gains there are half points or more, past the margin);
+solving the last tricks exactly
+(``pimc:tail=3:endgame=4``) less: double +2.43 ± 0.17, single 3 +1.70 ± 0.15 (the
+others do not play the solver's best).
 """
 
 from __future__ import annotations
