@@ -82,20 +82,25 @@ Measured 2026-11-26 (branch ruff5 at f87a6c7, nice 19, ``python bench/ruff_dupli
 --form F --seats N --oracle --bot pimc [--others O]``), points a deal over sharp, the
 other seats sharp, 400 deals: double +2.60 ± 0.17, single 2 +1.84 ± 0.12, single 3 +1.86
 ± 0.15, single 4 +2.18 ± 0.16 (pimc, sampling: +1.33, +1.27, +0.98, +1.44). At the
-tournament's own tables (300 deals): double beside sharp, steady and random (``--others
-sharp,steady,random``, steady the partner) +0.99 ± 0.19, ``sharp,random,steady`` +1.55 ±
-0.24, ``steady,sharp,random`` +1.04 ± 0.22; single 3 beside steady and random +1.32 ±
-0.20, beside sharp and random +1.24 ± 0.21; single 4 beside sharp, steady and random
-+1.20 ± 0.21; single 2 against steady +1.84 ± 0.14. bench/ruff_strength.py puts the
-edge that plain P >= 0.99 over 200 rounds needs at about +2 (double), +3 (single 2),
-+2.5 (single 3) and +1.3 (single 4): even seeing every card, pimc's search falls short
-of it in every form at those tables. Its gain is the first trick's card and the rub's
+tournament's own tables (300 deals, 400 for single 3 beside sharp and steady): double
+beside sharp, steady and random (``--others sharp,steady,random``, steady the partner)
++0.99 ± 0.19, ``sharp,random,steady`` +1.55 ± 0.24, ``steady,sharp,random`` +1.04 ±
+0.22; single 3 beside sharp and steady +1.78 ± 0.15, beside sharp and random +1.24 ±
+0.21, beside steady and random +1.32 ± 0.20; single 4 beside sharp, steady and random
++1.20 ± 0.21; single 2 against steady +1.84 ± 0.14. bench/ruff_strength.py puts the edge
+that plain P >= 0.99 over 200 rounds needs at about +2 (double), +3 (single 2), +2.5
+(single 3) and +1.3 (single 4): even seeing every card, pimc's search falls short of it
+at those tables in double, single 2 and single 3, and is about at it in single 4. pimc
+itself, sampling, at the same tables (``--bot pimc:samples=70``, 200 to 300 deals):
+double ``sharp,steady,random`` +0.62 ± 0.24, single 4 +0.95 ± 0.26, single 3 beside
+sharp and random +1.25 ± 0.21 (beside sharp and steady +0.88 ± 0.12, above): the most
+that better reading of the hidden cards could add there is about 0 to +0.9 points a deal
+(oracle less pimc, unpaired). The oracle's gain is the first trick's card and the rub's
 discards most (double: trick 1 +0.96, discards +0.39; single 3: discards +0.49, trick 1
 +0.41), and no kind of decision loses. ``pimc:margin=0:z=0`` gives the same figures in
 double and single 3 (one world's gains there are half points or more, past the margin);
-solving the last tricks exactly
-(``pimc:tail=3:endgame=4``) less: double +2.43 ± 0.17, single 3 +1.70 ± 0.15 (the
-others do not play the solver's best).
+solving the last tricks exactly (``pimc:tail=3:endgame=4``) less: double +2.43 ± 0.17,
+single 3 +1.70 ± 0.15 (the others do not play the solver's best).
 """
 
 from __future__ import annotations

@@ -80,6 +80,29 @@ one standard error instead of two for the rub's discards alone (``rub_z=1``, the
 eacc99c; the discards gain +4 points a deal where pimc leaves sharp's, bench/ruff_duplicate.py):
 -0.01 ± 0.01 (single 3, 220 deals), the same discards almost always.
 
+Tried on 2026-11-26 and not kept (branch ruff5): information-set MCTS
+(``bots.ismcts``, single-observer: a tree over this seat's own later decisions, keyed by
+what it has seen; the other seats and the rollouts play ``policy``), as ``tree=1``, each
+world serving as many iterations as there are candidates so that it plays out as many
+deals as the flat search. With the core's root bandit (UCB1 over the candidates, one a
+world, the most visited taken) it lost: double -1.87 ± 0.60 a deal (60 deals, the code at
+d6f5db4); gated as ``choose`` (margin and two standard errors, unpaired) -0.20 ± 0.62
+(double) and -0.34 ± 0.39 (single 3, 40 deals each, at fad8e2a): unpaired, one world's
+spread of 2 to 4 points hides the gains that the flat search, paired world by world,
+finds. With the root paired as here (every candidate once in each world, ``choose`` on
+the same tally; ``depth=1`` was this search move for move) and the tree below it for
+this seat's later cards (the code at 692f5f0; ``python bench/ruff_duplicate.py --form F
+--seats N --bot pimc:samples=70:tree=1 --base pimc:samples=70``, the others sharp):
+double -0.14 ± 0.16, single 3 -0.04 ± 0.11 (200 deals each); UCB1's constant 1 instead
+of 3 (``explore=1``) -0.04 ± 0.15 and -0.05 ± 0.12 (200); only its next card in the tree
+(``depth=2``) -0.03 ± 0.17 (double, 120) and -0.20 ± 0.14 (single 3, 100). Its later
+cards, tried card by card in the few worlds a node sees, play no better than
+``card_policy``. What any better reading of the hidden cards could gain at most, with
+these playouts: pimc's search on the true deal (``bench/ruff_duplicate.py --oracle``)
+beats sharp by +1.0 to +1.8 points a deal at the tournament's own tables (pimc: +0.6 to
++1.3), short of what plain P >= 0.99 needs in double, single 2 and single 3 (about +2, +3
+and +2.5, bench/ruff_strength.py) and about at it in single 4 (+1.20 ± 0.21, +1.3 needed).
+
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; it begins no world it expects to end past them,
 ``SearchOptions.more``), or ``samples``, a fixed number of worlds per decision so that its play
@@ -105,7 +128,6 @@ from arena.games.ruff.actions import ANNOUNCES, PLAYS, Action, Announce, Discard
 from arena.games.ruff.rules import RUB_CARDS
 from arena.games.ruff.sampling import Sampler
 from arena.games.ruff.view import RuffView
-from bots import ismcts
 from bots.ruff.sharp import Bot as SharpBot
 from bots.ruff.sharp import discards as sharp_discards
 from bots.ruff.solver import Solver, value
@@ -116,7 +138,6 @@ SCALE = 4.0  # points of announcement missed that cost a world a factor e (``lik
 TRUST = 1.0  # how far the others' announcements are believed to be their true ruffs
 MARGIN = 0.3  # points a deal a candidate must gain over the default to be taken ...
 Z = 2.0  # ... and standard errors of that gain (paired over the same worlds)
-EXPLORE = 3.0  # ``tree=1``: UCB1's constant, in points (one world's spread of value: 2 to 4)
 
 
 def _lowest(mask: int, trump: int) -> int:
@@ -283,79 +304,6 @@ def announcers(view: RuffView) -> tuple[set[int], set[int]]:
     return low, true
 
 
-class Tree:
-    """One decision of seat ``me`` as a ``bots.ismcts.Game`` (``tree=1``): the worlds are
-    ``Sim`` states; at the root each world plays every one of pimc's candidates (``root``:
-    sharp's card first, or the short list of discards) once, one an iteration, in turn,
-    so that the candidates are compared paired, world by world, as in the flat search;
-    below the root the tree holds the searching seat's later cards (every legal card, F7)
-    up to ``depth`` of its decisions (0: all), each candidate its own subtree (the
-    root's card is seen); every other seat, and the rollouts, play ``policy``; the reward
-    is ``value`` of the deal's points (the ruff's 12 and the card points, F8, F9).
-
-    The core's root bandit (UCB1 over the candidates, one a world) was tried first and
-    lost: unpaired, a world's spread of 2 to 4 points hides the gains that pimc's paired
-    search finds (see the module's text)."""
-
-    def __init__(self, me: int, side: int, root: Sequence[Action], depth: int = 0) -> None:
-        self.me, self.side, self.root, self.depth = me, side, list(root), depth
-        self.at = (-1, -1)  # the root's ``where``
-        self.mine = 0  # the searching seat's cards at the root
-        self.weight = 1.0  # the world's now being played
-        self.iteration = -1  # candidate ``iteration % len(root)`` is played at the root
-        self.values: list[float] = []  # the world's rewards so far, one a candidate
-        self.tally = Tally(len(self.root))  # whole worlds: each candidate's gain on the default
-
-    def start(self, state: sim.Sim, weight: float) -> None:
-        """An iteration begins at the root in ``state``, a world of ``weight``."""
-        self.iteration += 1
-        self.at, self.weight = self.where(state), weight
-        self.mine = state.hands[self.me].bit_count()
-
-    @staticmethod
-    def where(state: sim.Sim) -> tuple[int, int]:
-        """How far a world's deal has gone: its phase and the cards still in hands (one
-        fewer for every card played, four fewer at the rub)."""
-        return state.phase, sum(hand.bit_count() for hand in state.hands)
-
-    def actor(self, state: sim.Sim) -> int | None:
-        return None if state.phase == sim.OVER else state.turn
-
-    def choices(self, state: sim.Sim) -> Sequence[Action]:
-        where = self.where(state)
-        if where == self.at:  # one candidate an iteration, in turn (no node: paired)
-            i = self.iteration % len(self.root)
-            return self.root[i : i + 1]
-        # The searching seat's decisions so far: the root's, then one a card (its cards
-        # fall by one a trick, and by the four discards after a root at the rub, F5).
-        thrown = (RUB_CARDS - 1) * (self.at[0] == sim.RUB)
-        made = self.mine - state.hands[self.me].bit_count() - thrown
-        if state.phase == sim.PLAY and (not self.depth or made < self.depth):
-            return [PLAYS[c] for c in CARD_SLICES.of_mask(state.legal_mask())]
-        return [policy(state, random.Random(0))]  # as played out
-
-    def policy(self, state: sim.Sim, rng: random.Random) -> Action:
-        return policy(state, rng)
-
-    def play(self, state: sim.Sim, action: Action) -> sim.Sim:
-        state.step(action)
-        return state
-
-    def observe(self, state: sim.Sim, seat: int, action: Action) -> Action | None:
-        """Announcements and cards are seen by all (F4, F7), the discards by the rubber
-        alone (F5)."""
-        return None if isinstance(action, Discard) and seat != self.me else action
-
-    def reward(self, state: sim.Sim) -> float:
-        reward = value(state.points, self.side)
-        self.values.append(reward)
-        if len(self.values) == len(self.root):  # the world has played every candidate
-            default = self.values[0]
-            self.tally.add([v - default for v in self.values], self.weight)
-            self.values = []
-        return reward
-
-
 class NoWorld(Exception):
     """The sampler found no deal that fits the view in its tries: ``sharp`` then takes
     that decision rather than the bot failing its move. It was seen at 3 seats about once
@@ -410,17 +358,9 @@ class Bot(BaseBot):
         endgame: int = 0,
         margin: float = MARGIN,
         z: float = Z,
-        tree: bool = False,
-        explore: float = EXPLORE,
-        depth: int = 0,
     ) -> None:
         if margin < 0 or z < 0:
             raise ValueError("margin and z must be 0 or more")
-        if explore < 0:
-            raise ValueError("explore must be 0 or more")
-        if depth < 0:
-            raise ValueError("depth must be 0 (every decision of the deal) or more")
-        self.tree, self.explore, self.depth = bool(tree), float(explore), int(depth)
         self.margin, self.z = float(margin), float(z)
         self.seed = seed
         if tail < 0 or endgame < 0:
@@ -478,9 +418,6 @@ class Bot(BaseBot):
                 raise NoWorld(str(exc)) from exc
             return sim.from_view(view, deal), likelihood(view, deal, self.trust, trusted)
 
-        if self.tree and not isinstance(candidates[0], Announce):
-            picked = self.tree_search(view, candidates, draw, rng, started)
-            return SharpBot().act(view, legal) if picked is None else picked
         tail = self.tail
         # Few tricks left: every candidate is solved exactly in each world (one solver a
         # world, so the candidates share its table of positions).
@@ -508,44 +445,6 @@ class Bot(BaseBot):
         if not tally.n:
             return SharpBot().act(view, legal)
         return candidates[choose(tally, self.margin, self.z)]
-
-    def tree_search(
-        self,
-        view: RuffView,
-        candidates: list[Action],
-        draw: Any,
-        rng: random.Random,
-        started: float,
-    ) -> Action | None:
-        """``tree=1``: information-set MCTS (``bots.ismcts``) over ``Tree``: each world
-        drawn plays every candidate once, so that with ``samples`` it draws as many worlds
-        and plays out as many deals as the flat search, and the candidates are chosen
-        between as there (``choose``: paired, ``margin`` and ``z``). None when no whole
-        world was played (sharp then decides, as in the flat search)."""
-        k = len(candidates)
-        game = Tree(view.seat, view.side, candidates, self.depth)
-        current: list[tuple[sim.Sim, float]] = []
-
-        def again(rng: random.Random) -> tuple[sim.Sim, float]:
-            if (game.iteration + 1) % k == 0:  # a new world for the next round of candidates
-                current[:] = [draw(rng)]
-            state, weight = current[0]
-            state = state.copy()
-            game.start(state, weight)
-            return state, weight
-
-        if self.options.samples:
-            iterations = self.options.samples * k
-            more = lambda done: done < iterations  # noqa: E731
-        else:
-            more = self.options.more(started)
-        try:
-            ismcts.search(game, view.seat, again, rng, more, self.explore)
-        except (NoWorld, TimeoutError):  # as the flat search: sharp decides
-            return None
-        if not game.tally.n:
-            return None
-        return candidates[choose(game.tally, self.margin, self.z)]
 
     def sampler(self, view: RuffView) -> Sampler:
         """Where the worlds come from: the hidden cards drawn among the deals the view
