@@ -106,6 +106,8 @@ single 3 +1.70 ± 0.15 (the others do not play the solver's best).
 from __future__ import annotations
 
 import argparse
+import copy
+import math
 from collections.abc import Sequence
 
 from stats import mean_se
@@ -202,6 +204,40 @@ def oracle(spec: str, seed: str, match: RuffMatch) -> Oracle:
     return bot
 
 
+class Lookahead:
+    """A second ceiling (``--lookahead``): every candidate of pimc's (``Bot.candidates``:
+    each legal card, the rub's short list, the announcements that matter) is played to
+    the deal's end in a copy of the real match, each other seat by a copy of its real bot
+    (its state and random generator too, so the copy's future is the real one) and seat 0
+    after it by ``then``; the best deal's value is taken, ties to the first (``then``'s
+    own choice). It knows every card and how every other seat will play: a rollout of
+    ``then`` with the true future, which can only gain on ``then`` deal for deal."""
+
+    def __init__(self, match: RuffMatch, bots: list[object], then: object) -> None:
+        self.match, self.bots, self.then = match, bots, then
+
+    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:
+        candidates = PimcBot.candidates(view, legal) if len(legal) > 1 else list(legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        best, top = candidates[0], -math.inf
+        for action in candidates:
+            match = copy.deepcopy(self.match)
+            bots = copy.deepcopy([self.then, *self.bots[1:]])
+            match.apply(view.seat, action)
+            deal = view.deal
+            while not match.is_over and match.view(0).deal == deal:
+                (seat,) = match.to_act()
+                options = match.legal_actions(seat)
+                picked = bots[seat].act(match.view(seat), options)  # type: ignore[attr-defined]
+                match.apply(seat, options[picked] if isinstance(picked, int) else picked)
+            final = match.view(0)
+            worth = value(final.scores, final.side)
+            if worth > top:
+                best, top = action, worth
+        return best
+
+
 def _same(action: Action) -> object:
     """An action's identity for ``Departure``: a discard's cards in any order (F5)."""
     return frozenset(action.cards) if isinstance(action, Discard) else action
@@ -214,18 +250,21 @@ def one_deal(
     i: int,
     kinds: Sequence[str] = tuple(KINDS),
     base: str | None = None,
-    cheat: bool = False,
+    cheat: bool | str = False,
 ) -> tuple[float, str]:
     """Seat 0's side's points less the others' in deal ``i``, seat 0 played by ``spec``
     (in the decisions of ``kinds``; the rest by sharp), seat s > 0 by ``others[(s - 1) %
     len(others)]``; and, given ``base``, the first decision where seat 0 left ``base``'s
     choice (``Departure``; "same" when none). With ``cheat`` seat 0 is ``spec``'s
-    ``Oracle``, which sees the true deal."""
+    ``Oracle``, which sees the true deal; with ``cheat="lookahead"`` a ``Lookahead`` over
+    ``spec`` (a bot, sharp for one)."""
     match = RuffMatch(rules, seed=f"dup{i}")
     names = [spec, *(others[(s - 1) % len(others)] for s in range(1, rules.seats))]
-    bots = [load_bot(name, str(i), "ruff") for name in names[int(cheat) :]]
-    if cheat:
-        bots.insert(0, oracle(spec, str(i), match))
+    bots = [load_bot(name, str(i), "ruff") for name in names]
+    if cheat == "lookahead":
+        bots[0] = Lookahead(match, bots, bots[0])
+    elif cheat:
+        bots[0] = oracle(spec, str(i), match)
     if set(kinds) != set(KINDS):
         bots[0] = Only(bots[0], load_bot("sharp", str(i), "ruff"), kinds)
     tracked = None
@@ -333,14 +372,22 @@ def main() -> None:
         action="store_true",
         help="seat 0 plays --bot's pimc options on the true deal (it sees every card): a ceiling",
     )
+    parser.add_argument(
+        "--lookahead",
+        action="store_true",
+        help="seat 0 tries each candidate to the deal's end in copies of the match, the others "
+        "as they will play and itself as --bot after it (it sees every card and the future)",
+    )
     args = parser.parse_args()
+    if args.oracle and args.lookahead:
+        parser.error("--oracle or --lookahead, not both")
     if args.oracle:
         try:
             oracle(args.bot, "0", RuffMatch(RuffRules()))
         except ValueError as exc:
             parser.error(str(exc))
-        if args.late:
-            parser.error("--oracle plays one deal from its start: not with --late")
+    if (args.oracle or args.lookahead) and args.late:
+        parser.error("--oracle and --lookahead play one deal from its start: not with --late")
     if args.deals < 2:
         parser.error("--deals must be at least 2")
     kinds = [k for k in args.search.split(",") if k]
@@ -357,9 +404,12 @@ def main() -> None:
     by_first: dict[str, list[float]] = {}
     others = args.others.split(",")
     name = f"oracle {args.bot}" if args.oracle else args.bot
+    cheat: bool | str = "lookahead" if args.lookahead else args.oracle
+    if args.lookahead:
+        name = f"lookahead {args.bot}"
     for i in range(args.deals):
         split = None if args.no_split else args.base
-        mine, first = one_deal(rules, args.bot, others, i, kinds, split, args.oracle)
+        mine, first = one_deal(rules, args.bot, others, i, kinds, split, cheat)
         gains.append(mine - one_deal(rules, args.base, others, i)[0])
         by_first.setdefault(first, []).append(gains[-1])
         n = len(gains)

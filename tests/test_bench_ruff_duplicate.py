@@ -102,3 +102,19 @@ def test_the_oracle_runs_from_the_command_line() -> None:
     assert re.search(r"3 deals: oracle pimc - sharp = [+-]\d", out.stdout)
     bad = run_bench("ruff_duplicate.py", "--deals", "3", "--oracle", "--bot", "pimc:samples=9")
     assert bad.returncode == 2 and "one world" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_lookahead_knows_the_future_so_it_never_loses_a_deal_to_its_bot() -> None:
+    """``--lookahead`` tries each candidate in copies of the match whose other seats play
+    as they really will (their bots copied, random generators too): deal for deal it
+    can only gain on the bot it rolls out (sharp), and it must gain somewhere."""
+    rules = RuffRules(form="double", seats=4)
+    others = ["sharp", "steady", "random"]
+    gains = []
+    for i in range(12):
+        ahead, _ = ruff_duplicate.one_deal(rules, "sharp", others, i, cheat="lookahead")
+        plain, _ = ruff_duplicate.one_deal(rules, "sharp", others, i)
+        gains.append(ahead - plain)
+    assert min(gains) >= 0 < max(gains)
+    both = run_bench("ruff_duplicate.py", "--deals", "3", "--oracle", "--lookahead")
+    assert both.returncode == 2 and "not both" in both.stderr
