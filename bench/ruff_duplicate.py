@@ -207,34 +207,46 @@ def oracle(spec: str, seed: str, match: RuffMatch) -> Oracle:
 class Lookahead:
     """A second ceiling (``--lookahead``): every candidate of pimc's (``Bot.candidates``:
     each legal card, the rub's short list, the announcements that matter) is played to
-    the deal's end in a copy of the real match, each other seat by a copy of its real bot
-    (its state and random generator too, so the copy's future is the real one) and seat 0
-    after it by ``then``; the best deal's value is taken, ties to the first (``then``'s
-    own choice). It knows every card and how every other seat will play: a rollout of
-    ``then`` with the true future, which can only gain on ``then`` deal for deal."""
+    the deal's end in copies of the real match, seat 0 after it by ``then`` and each other
+    seat by a copy of its real bot, its state too; a seat that plays at random (``names``)
+    by a fresh ``random`` instead, in ``rolls`` futures drawn alike for every candidate
+    (it knows that seat plays at random, not which cards it will draw). The best mean
+    value is taken, ties to the first (``then``'s own choice). It sees every card and
+    knows how the others play: with no random seat, a rollout of ``then`` on the true
+    future, which can only gain on ``then`` deal for deal."""
 
-    def __init__(self, match: RuffMatch, bots: list[object], then: object) -> None:
+    def __init__(
+        self, match: RuffMatch, bots: list[object], then: object, names: list[str], rolls: int
+    ) -> None:
         self.match, self.bots, self.then = match, bots, then
+        self.randoms = [s for s, name in enumerate(names) if s and name == "random"]
+        self.rolls = rolls if self.randoms else 1
 
     def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:
         candidates = PimcBot.candidates(view, legal) if len(legal) > 1 else list(legal)
         if len(candidates) == 1:
             return candidates[0]
         best, top = candidates[0], -math.inf
+        moves = len(self.match.actions)
         for action in candidates:
-            match = copy.deepcopy(self.match)
-            bots = copy.deepcopy([self.then, *self.bots[1:]])
-            match.apply(view.seat, action)
-            deal = view.deal
-            while not match.is_over and match.view(0).deal == deal:
-                (seat,) = match.to_act()
-                options = match.legal_actions(seat)
-                picked = bots[seat].act(match.view(seat), options)  # type: ignore[attr-defined]
-                match.apply(seat, options[picked] if isinstance(picked, int) else picked)
-            final = match.view(0)
-            worth = value(final.scores, final.side)
-            if worth > top:
-                best, top = action, worth
+            total = 0.0
+            for roll in range(self.rolls):
+                match = copy.deepcopy(self.match)
+                bots = copy.deepcopy([self.then, *self.bots[1:]])
+                for seat in self.randoms:  # the same futures for every candidate
+                    bots[seat] = load_bot(
+                        "random", f"ahead:{self.match.seed}:{moves}:{roll}", "ruff"
+                    )
+                match.apply(view.seat, action)
+                while not match.is_over and match.view(0).deal == view.deal:
+                    (seat,) = match.to_act()
+                    options = match.legal_actions(seat)
+                    picked = bots[seat].act(match.view(seat), options)  # type: ignore[attr-defined]
+                    match.apply(seat, options[picked] if isinstance(picked, int) else picked)
+                final = match.view(0)
+                total += value(final.scores, final.side)
+            if total > top:
+                best, top = action, total
         return best
 
 
@@ -251,18 +263,19 @@ def one_deal(
     kinds: Sequence[str] = tuple(KINDS),
     base: str | None = None,
     cheat: bool | str = False,
+    rolls: int = 8,
 ) -> tuple[float, str]:
     """Seat 0's side's points less the others' in deal ``i``, seat 0 played by ``spec``
     (in the decisions of ``kinds``; the rest by sharp), seat s > 0 by ``others[(s - 1) %
     len(others)]``; and, given ``base``, the first decision where seat 0 left ``base``'s
     choice (``Departure``; "same" when none). With ``cheat`` seat 0 is ``spec``'s
     ``Oracle``, which sees the true deal; with ``cheat="lookahead"`` a ``Lookahead`` over
-    ``spec`` (a bot, sharp for one)."""
+    ``spec`` (a bot, sharp for one), ``rolls`` futures a candidate when a seat is random."""
     match = RuffMatch(rules, seed=f"dup{i}")
     names = [spec, *(others[(s - 1) % len(others)] for s in range(1, rules.seats))]
     bots = [load_bot(name, str(i), "ruff") for name in names]
     if cheat == "lookahead":
-        bots[0] = Lookahead(match, bots, bots[0])
+        bots[0] = Lookahead(match, bots, bots[0], names, rolls)
     elif cheat:
         bots[0] = oracle(spec, str(i), match)
     if set(kinds) != set(KINDS):

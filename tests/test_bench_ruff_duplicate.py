@@ -106,15 +106,27 @@ def test_the_oracle_runs_from_the_command_line() -> None:
 
 def test_the_lookahead_knows_the_future_so_it_never_loses_a_deal_to_its_bot() -> None:
     """``--lookahead`` tries each candidate in copies of the match whose other seats play
-    as they really will (their bots copied, random generators too): deal for deal it
-    can only gain on the bot it rolls out (sharp), and it must gain somewhere."""
+    as they really will (their bots copied): with no random seat, deal for deal it can
+    only gain on the bot it rolls out (sharp), and it must gain somewhere. A random seat
+    it plays out with fresh draws (it may then lose a deal), and still plays every deal."""
     rules = RuffRules(form="double", seats=4)
-    others = ["sharp", "steady", "random"]
     gains = []
     for i in range(12):
-        ahead, _ = ruff_duplicate.one_deal(rules, "sharp", others, i, cheat="lookahead")
-        plain, _ = ruff_duplicate.one_deal(rules, "sharp", others, i)
+        ahead, _ = ruff_duplicate.one_deal(
+            rules, "sharp", ["sharp", "steady"], i, cheat="lookahead"
+        )
+        plain, _ = ruff_duplicate.one_deal(rules, "sharp", ["sharp", "steady"], i)
         gains.append(ahead - plain)
     assert min(gains) >= 0 < max(gains)
+    from arena.games.ruff.state import RuffMatch
+
+    names = ["sharp", "sharp", "random", "steady"]
+    match = RuffMatch(rules, seed="dup0")
+    ahead = ruff_duplicate.Lookahead(match, [None] * 4, None, names, 5)
+    assert (ahead.randoms, ahead.rolls) == ([2], 5)  # the random seat, drawn afresh
+    assert ruff_duplicate.Lookahead(match, [None] * 4, None, names[:2] * 2, 5).rolls == 1
+    real, _ = ruff_duplicate.one_deal(rules, "sharp", names[1:], 0, cheat="lookahead", rolls=2)
+    assert real == ruff_duplicate.one_deal(rules, "sharp", names[1:], 0, cheat="lookahead",
+                                           rolls=2)[0]  # fmt: skip
     both = run_bench("ruff_duplicate.py", "--deals", "3", "--oracle", "--lookahead")
     assert both.returncode == 2 and "not both" in both.stderr
