@@ -108,7 +108,8 @@ def test_the_lookahead_knows_the_future_so_it_never_loses_a_deal_to_its_bot() ->
     """``--lookahead`` tries each candidate in copies of the match whose other seats play
     as they really will (their bots copied): with no random seat, deal for deal it can
     only gain on the bot it rolls out (sharp), and it must gain somewhere. A random seat
-    it plays out with fresh draws (it may then lose a deal), and still plays every deal."""
+    it plays out with fresh draws, ``rolls`` futures (not its real one), and the deal
+    repeats."""
     rules = RuffRules(form="double", seats=4)
     gains = []
     for i in range(12):
