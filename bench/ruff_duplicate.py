@@ -101,6 +101,25 @@ discards most (double: trick 1 +0.96, discards +0.39; single 3: discards +0.49, 
 double and single 3 (one world's gains there are half points or more, past the margin);
 solving the last tricks exactly (``pimc:tail=3:endgame=4``) less: double +2.43 ± 0.17,
 single 3 +1.70 ± 0.15 (the others do not play the solver's best).
+
+``--lookahead``: a looser ceiling, ``Lookahead``. Seat 0 tries each of pimc's candidates
+to the deal's end in copies of the real match, every card seen, each other seat played
+by a copy of its real bot (sharp and steady play by their views alone: their true
+future), a random seat by fresh draws (8 futures a candidate, alike for all), and seat 0
+after it by ``--bot``; it takes the best. It knows the cards and how the others play,
+which no bot can. Measured 2026-11-26 (branch ruff5 at 46ff8e3, nice 19, ``python
+bench/ruff_duplicate.py --form F --seats N --lookahead --bot sharp [--others O]``),
+points a deal over sharp, the others sharp, 400 deals: double +3.00 ± 0.17, single 2
++1.75 ± 0.11, single 3 +2.43 ± 0.15, single 4 +2.45 ± 0.16. At the tournament's tables
+(200 to 300 deals): double ``sharp,steady,random`` +2.21 ± 0.23, ``sharp,random,steady``
++3.05 ± 0.26, ``steady,sharp,random`` +2.81 ± 0.23; single 3 beside sharp and steady
++2.51 ± 0.17, beside sharp and random +3.04 ± 0.29; single 4 beside sharp, steady and
+random +2.03 ± 0.27. So single 2's +3 is out of reach even knowing everything; single 3's
++2.5 and double's +2 only about so; single 4's +1.3 is within it (and about within the
+oracle's). Against the tables of the tournament the gap from the oracle to this is the
+playouts' model of steady and random (``card_policy`` plays them as sharp-like players
+that see every card): ``model=steady`` (pimc's text) tried to close it and gained only
+in double beside steady.
 """
 
 from __future__ import annotations
