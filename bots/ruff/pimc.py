@@ -102,6 +102,8 @@ these playouts: pimc's search on the true deal (``bench/ruff_duplicate.py --orac
 beats sharp by +1.0 to +1.8 points a deal at the tournament's own tables (pimc: +0.6 to
 +1.3), short of what plain P >= 0.99 needs in double, single 2 and single 3 (about +2, +3
 and +2.5, bench/ruff_strength.py) and about at it in single 4 (+1.20 ± 0.21, +1.3 needed).
+Knowing also how every other seat plays (``--lookahead``, sharp after each candidate)
+gains +2.0 to +3.1 there, and +1.75 ± 0.11 in single 2 (bench/ruff_duplicate.py's text).
 
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; it begins no world it expects to end past them,
