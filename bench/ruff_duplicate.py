@@ -72,20 +72,73 @@ sharp at seat 0 both ways): +0.93 ± 0.21 points in the deal and a rank score of
 0.015 (the match's ranks, F10: +1 for each other seat it ends above, -1 below, their mean).
 Tried against the default on the same deals and not kept (figures and code in
 bots/ruff/pimc.py's text): ``ruffs=1``, ``wide=35``, ``margin=0.15:z=1``, ``sets=20``.
+
+``--oracle``: seat 0 is ``Oracle``, pimc's search run on the true deal (every card seen,
+one world a decision since the playouts play no card at random; the same candidates,
+playouts and ``choose``, ``--bot``'s options). It cheats, so it is no bot a tournament or
+the protocol can load: it lives here. What it gains over sharp is a ceiling for any
+better reading of the hidden cards with pimc's playouts (not for better playouts).
+Measured 2026-11-26 (branch ruff5 at f87a6c7, nice 19, ``python bench/ruff_duplicate.py
+--form F --seats N --oracle --bot pimc [--others O]``), points a deal over sharp, the
+other seats sharp, 400 deals: double +2.60 ± 0.17, single 2 +1.84 ± 0.12, single 3 +1.86
+± 0.15, single 4 +2.18 ± 0.16 (pimc, sampling: +1.33, +1.27, +0.98, +1.44). At the
+tournament's own tables (300 deals, 400 for single 3 beside sharp and steady): double
+beside sharp, steady and random (``--others sharp,steady,random``, steady the partner)
++0.99 ± 0.19, ``sharp,random,steady`` +1.55 ± 0.24, ``steady,sharp,random`` +1.04 ±
+0.22; single 3 beside sharp and steady +1.78 ± 0.15, beside sharp and random +1.24 ±
+0.21, beside steady and random +1.32 ± 0.20; single 4 beside sharp, steady and random
++1.20 ± 0.21; single 2 against steady +1.84 ± 0.14. bench/ruff_strength.py puts the edge
+that plain P >= 0.99 over 200 rounds needs at about +2 (double), +3 (single 2), +2.5
+(single 3) and +1.3 (single 4): even seeing every card, pimc's search falls short of it
+at those tables in double, single 2 and single 3, and is about at it in single 4. pimc
+itself, sampling, at the same tables (``--bot pimc:samples=70``, 200 to 300 deals):
+double ``sharp,steady,random`` +0.62 ± 0.24, single 4 +0.95 ± 0.26, single 3 beside
+sharp and random +1.25 ± 0.21 (beside sharp and steady +0.88 ± 0.12, above): the most
+that better reading of the hidden cards could add there is about 0 to +0.9 points a deal
+(oracle less pimc, unpaired). The oracle's gain is the first trick's card and the rub's
+discards most (double: trick 1 +0.96, discards +0.39; single 3: discards +0.49, trick 1
++0.41), and no kind of decision loses. ``pimc:margin=0:z=0`` gives the same figures in
+double and single 3 (one world's gains there are half points or more, past the margin);
+solving the last tricks exactly (``pimc:tail=3:endgame=4``) less: double +2.43 ± 0.17,
+single 3 +1.70 ± 0.15 (the others do not play the solver's best).
+
+``--lookahead``: a looser ceiling, ``Lookahead``. Seat 0 tries each of pimc's candidates
+to the deal's end in copies of the real match, every card seen, each other seat played
+by a copy of its real bot (sharp and steady play by their views alone: their true
+future), a random seat by fresh draws (8 futures a candidate, alike for all), and seat 0
+after it by ``--bot``; it takes the best. It knows the cards and how the others play,
+which no bot can. Measured 2026-11-26 (branch ruff5 at 46ff8e3, nice 19, ``python
+bench/ruff_duplicate.py --form F --seats N --lookahead --bot sharp [--others O]``),
+points a deal over sharp, the others sharp, 400 deals: double +3.00 ± 0.17, single 2
++1.75 ± 0.11, single 3 +2.43 ± 0.15, single 4 +2.45 ± 0.16. At the tournament's tables
+(200 to 300 deals): double ``sharp,steady,random`` +2.21 ± 0.23, ``sharp,random,steady``
++3.05 ± 0.26, ``steady,sharp,random`` +2.81 ± 0.23; single 3 beside sharp and steady
++2.51 ± 0.17, beside sharp and random +3.04 ± 0.29; single 4 beside sharp, steady and
+random +2.03 ± 0.27. So single 2's +3 is out of reach even knowing everything; single 3's
++2.5 and double's +2 only about so; single 4's +1.3 is within it (and about within the
+oracle's). Against the tables of the tournament the gap from the oracle to this is the
+playouts' model of steady and random (``card_policy`` plays them as sharp-like players
+that see every card): ``model=steady`` (pimc's text) tried to close it and gained only
+in double beside steady.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
+import math
 from collections.abc import Sequence
 
 from stats import mean_se
 
 from arena.games.ruff.actions import Action, Announce, Discard, Play
 from arena.games.ruff.rules import RuffRules
+from arena.games.ruff.sim import Deal
 from arena.games.ruff.state import RuffMatch
 from arena.games.ruff.view import RuffView
+from arena.play.loading import instantiate, split_options
 from arena.play.run import load_bot
+from bots.ruff.pimc import Bot as PimcBot
 from bots.ruff.pimc import value
 
 KINDS = {"announce": Announce, "discard": Discard, "play": Play}
@@ -131,6 +184,91 @@ class Departure:
         return picked  # type: ignore[no-any-return]
 
 
+class TrueDeal:
+    """A ``Sampler`` that always draws the match's real deal: every seat's cards as dealt,
+    the head and, once made, the rubber's discards (F2, F5)."""
+
+    def __init__(self, match: RuffMatch) -> None:
+        self.match = match
+
+    def sample(self, rng: object = None, give_up_at: float | None = None) -> Deal:
+        m = self.match
+        discards = None if m.discards is None else tuple(int(c) for c in m.discards)
+        return Deal(tuple(tuple(int(c) for c in h) for h in m.dealt),
+                    tuple(int(c) for c in m.head), discards)  # fmt: skip
+
+
+class Oracle(PimcBot):
+    """pimc's search run on the true deal, every card seen (``--oracle``): the same
+    candidates, playouts and ``choose``, in the one world that is real. It cheats, so it
+    lives here and nowhere a tournament or the protocol can reach. The playouts play no
+    card at random (``card_policy``), so one world is all the search needs: ``samples=1``.
+    What it gains over sharp bounds what better reading of the hidden cards could give
+    pimc's search; better play in the playouts themselves it does not bound."""
+
+    match: RuffMatch
+
+    def sampler(self, view: RuffView) -> TrueDeal:  # type: ignore[override]
+        return TrueDeal(self.match)
+
+
+def oracle(spec: str, seed: str, match: RuffMatch) -> Oracle:
+    """The ``Oracle`` with ``spec``'s pimc options (``pimc:margin=0``), one world a
+    decision; ``samples`` and ``budget`` are not its to choose."""
+    name, options = split_options(spec)
+    if name != "pimc" or {"samples", "budget"} & set(options):
+        raise ValueError(f"--oracle plays pimc's options but one world: not {spec!r}")
+    bot: Oracle = instantiate(Oracle, seed, spec, {**options, "samples": "1"})
+    bot.match = match
+    return bot
+
+
+class Lookahead:
+    """A second ceiling (``--lookahead``): every candidate of pimc's (``Bot.candidates``:
+    each legal card, the rub's short list, the announcements that matter) is played to
+    the deal's end in copies of the real match, seat 0 after it by ``then`` and each other
+    seat by a copy of its real bot, its state too; a seat that plays at random (``names``)
+    by a fresh ``random`` instead, in ``rolls`` futures drawn alike for every candidate
+    (it knows that seat plays at random, not which cards it will draw). The best mean
+    value is taken, ties to the first (``then``'s own choice). It sees every card and
+    knows how the others play: with no random seat, a rollout of ``then`` on the true
+    future, which can only gain on ``then`` deal for deal."""
+
+    def __init__(
+        self, match: RuffMatch, bots: list[object], then: object, names: list[str], rolls: int
+    ) -> None:
+        self.match, self.bots, self.then = match, bots, then
+        self.randoms = [s for s, name in enumerate(names) if s and name == "random"]
+        self.rolls = rolls if self.randoms else 1
+
+    def act(self, view: RuffView, legal: Sequence[Action]) -> Action | int:
+        candidates = PimcBot.candidates(view, legal) if len(legal) > 1 else list(legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        best, top = candidates[0], -math.inf
+        moves = len(self.match.actions)
+        for action in candidates:
+            total = 0.0
+            for roll in range(self.rolls):
+                match = copy.deepcopy(self.match)
+                bots = copy.deepcopy([self.then, *self.bots[1:]])
+                for seat in self.randoms:  # the same futures for every candidate
+                    bots[seat] = load_bot(
+                        "random", f"ahead:{self.match.seed}:{moves}:{roll}", "ruff"
+                    )
+                match.apply(view.seat, action)
+                while not match.is_over and match.view(0).deal == view.deal:
+                    (seat,) = match.to_act()
+                    options = match.legal_actions(seat)
+                    picked = bots[seat].act(match.view(seat), options)  # type: ignore[attr-defined]
+                    match.apply(seat, options[picked] if isinstance(picked, int) else picked)
+                final = match.view(0)
+                total += value(final.scores, final.side)
+            if total > top:
+                best, top = action, total
+        return best
+
+
 def _same(action: Action) -> object:
     """An action's identity for ``Departure``: a discard's cards in any order (F5)."""
     return frozenset(action.cards) if isinstance(action, Discard) else action
@@ -143,14 +281,22 @@ def one_deal(
     i: int,
     kinds: Sequence[str] = tuple(KINDS),
     base: str | None = None,
+    cheat: bool | str = False,
+    rolls: int = 8,
 ) -> tuple[float, str]:
     """Seat 0's side's points less the others' in deal ``i``, seat 0 played by ``spec``
     (in the decisions of ``kinds``; the rest by sharp), seat s > 0 by ``others[(s - 1) %
     len(others)]``; and, given ``base``, the first decision where seat 0 left ``base``'s
-    choice (``Departure``; "same" when none)."""
+    choice (``Departure``; "same" when none). With ``cheat`` seat 0 is ``spec``'s
+    ``Oracle``, which sees the true deal; with ``cheat="lookahead"`` a ``Lookahead`` over
+    ``spec`` (a bot, sharp for one), ``rolls`` futures a candidate when a seat is random."""
     match = RuffMatch(rules, seed=f"dup{i}")
     names = [spec, *(others[(s - 1) % len(others)] for s in range(1, rules.seats))]
     bots = [load_bot(name, str(i), "ruff") for name in names]
+    if cheat == "lookahead":
+        bots[0] = Lookahead(match, bots, bots[0], names, rolls)
+    elif cheat:
+        bots[0] = oracle(spec, str(i), match)
     if set(kinds) != set(KINDS):
         bots[0] = Only(bots[0], load_bot("sharp", str(i), "ruff"), kinds)
     tracked = None
@@ -253,7 +399,27 @@ def main() -> None:
         default=0,
         help="test deals once a side is within this many points of the set, by rank (0: off)",
     )
+    parser.add_argument(
+        "--oracle",
+        action="store_true",
+        help="seat 0 plays --bot's pimc options on the true deal (it sees every card): a ceiling",
+    )
+    parser.add_argument(
+        "--lookahead",
+        action="store_true",
+        help="seat 0 tries each candidate to the deal's end in copies of the match, the others "
+        "as they will play and itself as --bot after it (it sees every card and the future)",
+    )
     args = parser.parse_args()
+    if args.oracle and args.lookahead:
+        parser.error("--oracle or --lookahead, not both")
+    if args.oracle:
+        try:
+            oracle(args.bot, "0", RuffMatch(RuffRules()))
+        except ValueError as exc:
+            parser.error(str(exc))
+    if (args.oracle or args.lookahead) and args.late:
+        parser.error("--oracle and --lookahead play one deal from its start: not with --late")
     if args.deals < 2:
         parser.error("--deals must be at least 2")
     kinds = [k for k in args.search.split(",") if k]
@@ -269,20 +435,24 @@ def main() -> None:
     gains: list[float] = []
     by_first: dict[str, list[float]] = {}
     others = args.others.split(",")
+    name = f"oracle {args.bot}" if args.oracle else args.bot
+    cheat: bool | str = "lookahead" if args.lookahead else args.oracle
+    if args.lookahead:
+        name = f"lookahead {args.bot}"
     for i in range(args.deals):
         split = None if args.no_split else args.base
-        mine, first = one_deal(rules, args.bot, others, i, kinds, split)
+        mine, first = one_deal(rules, args.bot, others, i, kinds, split, cheat)
         gains.append(mine - one_deal(rules, args.base, others, i)[0])
         by_first.setdefault(first, []).append(gains[-1])
         n = len(gains)
         if n % 20 == 0 or n == args.deals:
             mean, se = mean_se(gains)
-            print(f"{args.form} {args.seats} seats, {n} deals: {args.bot} - {args.base} = "
+            print(f"{args.form} {args.seats} seats, {n} deals: {name} - {args.base} = "
                   f"{mean:+.2f} ± {se:.2f} points a deal", flush=True)  # fmt: skip
     # Each part is its deals' total over all deals, so the parts add up to the whole.
     if args.no_split:
         return
-    print(f"by the first decision where {args.bot} left {args.base}'s choice:")
+    print(f"by the first decision where {name} left {args.base}'s choice:")
     for first, part in sorted(by_first.items()):
         mean, se = mean_se(part)
         share = len(part) / len(gains)

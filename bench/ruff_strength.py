@@ -33,6 +33,17 @@ sharps (``bench/ruff_duplicate.py --form single --seats 3 --others steady,random
 and 200 deals); with an edge of that size over 100 meetings, a leaderboard P of 0.18 is
 an unlucky draw, not a sign that sharp is the better player.
 
+The ceiling (2026-11-26, ``python bench/ruff_duplicate.py --oracle``, its text): pimc's
+search on the true deal, every card seen, gains over sharp +1.0 to +1.6 a deal at
+double's tables with steady and random, +1.2 to +1.8 at single 3's, +1.20 ± 0.21 at
+single 4's and +1.84 ± 0.12 in single 2 (300 to 400 deals each). So in double, single 2
+and single 3 no better reading of the hidden cards, nor information-set MCTS (tried,
+bots/ruff/pimc.py), can reach the edge above with these playouts: plain P >= 0.99 over
+200 rounds there asks for more than the cards allow a search of this kind. Knowing the
+cards and how every other seat plays (``--lookahead``, which no bot can) gains +2.2 to
++3.1 at double's tables, +2.5 to +3.0 at single 3's, +2.03 ± 0.27 at single 4's and only
++1.75 ± 0.11 in single 2: single 2's goal is beyond even that.
+
 And seed 30's cards favour sharp's seats (the deals and the seating depend on the seed
 alone): the same tournament with sharp in pimc's place (``arena tournament --in-process
 --game ruff --form F --seats N --rounds 200 --seed 30 --bots sharp,sharp,steady,random``)

@@ -80,6 +80,31 @@ one standard error instead of two for the rub's discards alone (``rub_z=1``, the
 eacc99c; the discards gain +4 points a deal where pimc leaves sharp's, bench/ruff_duplicate.py):
 -0.01 ± 0.01 (single 3, 220 deals), the same discards almost always.
 
+Tried on 2026-11-26 and not kept (branch ruff5): information-set MCTS
+(``bots.ismcts``, single-observer: a tree over this seat's own later decisions, keyed by
+what it has seen; the other seats and the rollouts play ``policy``), as ``tree=1``, each
+world serving as many iterations as there are candidates so that it plays out as many
+deals as the flat search. With the core's root bandit (UCB1 over the candidates, one a
+world, the most visited taken) it lost: double -1.87 ± 0.60 a deal (60 deals, the code at
+d6f5db4); gated as ``choose`` (margin and two standard errors, unpaired) -0.20 ± 0.62
+(double) and -0.34 ± 0.39 (single 3, 40 deals each, at fad8e2a): unpaired, one world's
+spread of 2 to 4 points hides the gains that the flat search, paired world by world,
+finds. With the root paired as here (every candidate once in each world, ``choose`` on
+the same tally; ``depth=1`` was this search move for move) and the tree below it for
+this seat's later cards (the code at 692f5f0; ``python bench/ruff_duplicate.py --form F
+--seats N --bot pimc:samples=70:tree=1 --base pimc:samples=70``, the others sharp):
+double -0.14 ± 0.16, single 3 -0.04 ± 0.11 (200 deals each); UCB1's constant 1 instead
+of 3 (``explore=1``) -0.04 ± 0.15 and -0.05 ± 0.12 (200); only its next card in the tree
+(``depth=2``) -0.03 ± 0.17 (double, 120) and -0.20 ± 0.14 (single 3, 100). Its later
+cards, tried card by card in the few worlds a node sees, play no better than
+``card_policy``. What any better reading of the hidden cards could gain at most, with
+these playouts: pimc's search on the true deal (``bench/ruff_duplicate.py --oracle``)
+beats sharp by +1.0 to +1.8 points a deal at the tournament's own tables (pimc: +0.6 to
++1.3), short of what plain P >= 0.99 needs in double, single 2 and single 3 (about +2, +3
+and +2.5, bench/ruff_strength.py) and about at it in single 4 (+1.20 ± 0.21, +1.3 needed).
+Knowing also how every other seat plays (``--lookahead``, sharp after each candidate)
+gains +2.0 to +3.1 there, and +1.75 ± 0.11 in single 2 (bench/ruff_duplicate.py's text).
+
 Options (``--bots pimc:budget=0.1`` or ``pimc:samples=40``): ``budget``, seconds of
 search per decision (default 0.05; it begins no world it expects to end past them,
 ``SearchOptions.more``), or ``samples``, a fixed number of worlds per decision so that its play
@@ -384,7 +409,7 @@ class Bot(BaseBot):
         # rubbed: they weigh the worlds instead, a point short costing a factor e^-1/4.
         side = view.side
         try:
-            sampler = Sampler(view, bounds=self.exact)
+            sampler = self.sampler(view)
         except ValueError:  # no deal fits the view: sharp decides (see ``NoWorld``)
             return SharpBot().act(view, legal)
 
@@ -422,6 +447,12 @@ class Bot(BaseBot):
         if not tally.n:
             return SharpBot().act(view, legal)
         return candidates[choose(tally, self.margin, self.z)]
+
+    def sampler(self, view: RuffView) -> Sampler:
+        """Where the worlds come from: the hidden cards drawn among the deals the view
+        allows. (bench/ruff_duplicate.py's ``--oracle`` hands the true deal here instead, to
+        measure what the search could gain if it saw every card; no bundled bot does.)"""
+        return Sampler(view, bounds=self.exact)
 
     @staticmethod
     def candidates(view: RuffView, legal: Sequence[Action]) -> list[Action]:
