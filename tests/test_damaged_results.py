@@ -184,6 +184,16 @@ def test_a_new_results_directory_and_its_files_are_the_organisers_alone(
     assert not any(name.endswith(".tmp") for name in modes)
 
 
+def test_a_report_made_again_keeps_the_mode_the_organiser_gave_it(
+    finished_run: Path, tmp_path: Path
+) -> None:
+    out = copy_of(finished_run, tmp_path)
+    (out / "report.html").chmod(0o644)  # published after the event
+    got = runner.invoke(app, ["report", str(out)])
+    assert got.exit_code == 0, got.output
+    assert (out / "report.html").stat().st_mode & 0o777 == 0o644
+
+
 def test_a_results_directory_that_exists_keeps_its_mode(tmp_path: Path) -> None:
     out = tmp_path / "shared"
     out.mkdir(mode=0o750)

@@ -176,6 +176,8 @@ def test_hosted_tournament_with_four_bot_processes(
     assert [p.stem for p in logs] == BUNDLED
     for log in logs:
         assert "tournament over" in log.read_text(), log.read_text()
+        assert log.stat().st_mode & 0o077 == 0  # a bot's log may hold its cards
+    assert (out / "bots").stat().st_mode & 0o777 == 0o700
     code, text = run_arena(tmp_path, "verify", str(out))
     assert code == 0 and "4 deals in 2 matches replay exactly" in text, text
     assert audit_run(out) == []  # and the independent oracle agrees (test_rules_oracle.py)

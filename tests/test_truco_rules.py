@@ -238,6 +238,16 @@ def test_r9_a_seat_asked_to_declare_is_told_so_whatever_else_it_sends() -> None:
     assert err.value.ruling == "R9" and "son buenas is not possible now" in str(err.value)
 
 
+def test_r8_a_seat_asked_to_answer_the_envido_is_told_so_whatever_else_it_sends() -> None:
+    m = match_with(*FOUR)
+    act(m, 0, "call envido")
+    for wrong in ("call truco", "call vale-cuatro", "play 3C", "mazo", "declare 28"):
+        with pytest.raises(RuleError) as err:
+            act(m, 1, wrong)
+        assert err.value.ruling == "R8", wrong
+        assert "asked to answer the Envido" in str(err.value), wrong
+
+
 def test_r9_equal_envidos_go_to_the_seat_closer_to_mano() -> None:
     m = match_with("7E 10E 1B", "7O 12O 2B")
     act(m, 0, "play 1B")

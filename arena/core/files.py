@@ -10,8 +10,10 @@ after the event (``chmod``).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
+import stat
 from pathlib import Path
 from typing import IO
 
@@ -25,17 +27,22 @@ def private_dir(directory: Path) -> None:
 
 
 def open_private(path: Path, mode: str) -> IO[str]:
-    """Open ``path`` for text ("a" or "w"); a file it creates is its owner's alone."""
+    """Open ``path`` for text ("a" or "w"); a file it creates is its owner's alone (one
+    that exists keeps its mode, as a directory does: the organiser chose it)."""
     flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if mode == "a" else os.O_TRUNC)
     return os.fdopen(os.open(path, flags, PRIVATE_FILE), mode, encoding="utf-8")
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` via a new owner-only file in the same directory, then rename it over
-    ``path``: a reader never sees half a file, and two writers never share a temporary."""
+    """Write ``text`` via a new file in the same directory, then rename it over ``path``:
+    a reader never sees half a file, and two writers never share a temporary. The file
+    is its owner's alone, or keeps the mode ``path`` had (a report made again after the
+    organiser published the directory stays published)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
     try:
+        with contextlib.suppress(FileNotFoundError):
+            os.fchmod(fd, stat.S_IMODE(os.stat(path).st_mode))
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)

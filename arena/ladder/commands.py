@@ -290,6 +290,7 @@ def export_results(store: Store, target: Path, *, with_secret: bool = False) -> 
     )
     if with_secret:
         fd = os.open(target / SECRET, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)  # a secret is the owner's alone, whatever a file left there had
         with os.fdopen(fd, "w", encoding="ascii") as f:
             f.write(store.secret() + "\n")
     return count

@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 import grpc
 
+from arena.core.files import PRIVATE_FILE, private_dir
 from arena.core.seeding import bot_seed
 from arena.play.run import (
     RunConfig,
@@ -119,7 +120,7 @@ def launch_bots(
 ) -> list[Launched]:
     """Start a program for each entrant; ``spec_of`` gives the bot an entrant runs."""
     out = []
-    logdir.mkdir(parents=True, exist_ok=True)
+    private_dir(logdir)  # a bot's log may hold what it was dealt (docs/results.md)
     env = dict(os.environ)
     root = str(Path(__file__).resolve().parents[2])  # so `bots` imports from a checkout too
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
@@ -130,7 +131,8 @@ def launch_bots(
         # A seed of the bot's own, derived from the run secret: it tells the bot nothing of it.
         seed = bot_seed(plan.secret, name)
         cmd = bot_command(spec_of(name), address, token, seed, tls_ca, game=plan.game.name)
-        with open(log, "wb") as f:
+        fd = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+        with os.fdopen(fd, "wb") as f:
             proc = subprocess.Popen(cmd, stdout=f, stderr=subprocess.STDOUT, env=env)
         out.append(Launched(name, proc, log))
     return out

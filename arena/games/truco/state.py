@@ -359,6 +359,10 @@ class TrucoMatch(stepwise.StepwiseMatch):
                 reason = "son buenas is not possible now"
             else:
                 reason = "the seat is asked to declare its envido (or say son buenas), nothing else"
+        elif asked is Asked.ANSWER_ENVIDO and not (
+            isinstance(action, Call) and isinstance(action.call, EnvidoCall)
+        ):  # R8: an Envido called is answered before anything else of the hand goes on
+            reason = "the seat is asked to answer the Envido (quiero, no-quiero or a raise) first"
         elif isinstance(action, Play) and asked is Asked.PLAY:
             ruling, reason = "R4", f"{action.card} is not in this seat's hand"
         elif isinstance(action, Call) and isinstance(action.call, TrucoCall):
