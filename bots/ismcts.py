@@ -14,7 +14,8 @@ sets, keyed by what it has observed since the decision being searched; each iter
    available, as the legal actions may differ between worlds), and every other seat's
    move is drawn from the game's policy (an opponent model, not a tree of its own);
 3. adds the first information set of the searching seat not yet in the tree, and plays
-   it first by the policy's choice (a node seen once plays as the playout would);
+   it first by the policy's choice (a node seen once plays as the playout would; below
+   the root, until it has ``widen`` visits);
 4. plays on to the end with the game's policy (the rollout);
 5. adds the world's reward, weighed by the world's weight, to every edge it took.
 
@@ -141,9 +142,9 @@ def ucb(edge: Edge, exploration: float) -> float:
 
 
 def select(node: Node[A], legal: Sequence[A], exploration: float, first: A | None) -> A:
-    """The action to take at ``node`` among ``legal``: ``first`` (the policy's) at a
-    node not yet visited, else UCB1's best, ties to the first in ``legal``."""
-    if first is not None and not any(e.visits for e in node.edges.values()):
+    """The action to take at ``node`` among ``legal``: ``first`` (the policy's) when
+    given, else UCB1's best, ties to the first in ``legal``."""
+    if first is not None:
         return first
     return max(legal, key=lambda a: ucb(node.edge(a), exploration))
 
@@ -155,12 +156,16 @@ def search(
     rng: random.Random,
     more: Callable[[int], bool],
     exploration: float = DEFAULT_EXPLORATION,
+    widen: int = 1,
 ) -> Result[A]:
     """ISMCTS for seat ``me``, to move in every world ``draw(rng)`` gives (a world and its
     weight, more than 0), while ``more(iterations so far)`` (``SearchOptions.more``); the
     first iteration always runs. A ``draw`` that raises TimeoutError ends the search.
     ``exploration`` is UCB1's constant, in the reward's units (about the spread of
-    one world's rewards)."""
+    one world's rewards). ``widen``: a node below the root plays the policy's choice
+    until it has been visited that often (at least once), and only then tries the
+    others by UCB1: with few iterations a deep node's every action tried once would
+    mostly add noise to the means above it (a rollout's own choice is the policy's)."""
     tree: dict[tuple[Hashable, ...], Node[A]] = {}
     root_actions: list[A] | None = None
     done = 0
@@ -182,13 +187,14 @@ def search(
                 node = tree.get(key)
                 if node is None:
                     node = tree[key] = Node()
-                fresh = not any(e.visits for e in node.edges.values())
-                first = game.policy(state, rng) if fresh else None
+                visits = sum(e.visits for e in node.edges.values())
+                lazy = not visits or (bool(key) and visits < widen)
+                first = game.policy(state, rng) if lazy else None
                 action = select(node, legal, exploration, first if first in legal else None)
                 for a in legal:
                     node.edge(a).available += 1
                 path.append(node.edge(action))
-                growing = not fresh  # one new node a walk; below it, the rollout
+                growing = visits > 0  # one new node a walk; below it, the rollout
             elif legal:
                 action = legal[0]  # forced: no node
             else:

@@ -151,6 +151,7 @@ from arena.games.truco.cards import DECK, Card
 from arena.games.truco.envido import EnvidoCount
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.view import PlayView, TrucoView
+from bots import ismcts
 from bots.searching import SearchOptions, clear_gain, decision_rng, search
 from bots.truco import shrewd
 from bots.truco.reading import STRONG_ENVIDO
@@ -452,14 +453,22 @@ def policy(state: sim.Sim, rng: Uniform, envido: bool = True) -> Action:
         if eq > 0.72 or (b.closed and eq > 0.3 and rng.random() < 0.1):
             return TRUCO_CALLS[b.level]
     hand = state.hands[seat]
+    if len(hand) > 1 and rng.random() < NOISE:
+        return sim.PLAYS[hand[int(rng.random() * len(hand))]]
+    return table_card(state, seat)
+
+
+def table_card(state: sim.Sim, seat: int) -> Action:
+    """The card ``policy`` plays when it plays no card at random: its strongest to lead,
+    else as ``follow`` says (R1, R4)."""
+    hand = state.hands[seat]
     if len(hand) == 1:
         return sim.PLAYS[hand[0]]
-    if rng.random() < NOISE:
-        return sim.PLAYS[hand[int(rng.random() * len(hand))]]
     strength = sim.STRENGTH
-    if not b.trick:
+    trick = state.bout.trick
+    if not trick:
         return sim.PLAYS[max(hand, key=strength.__getitem__)]
-    pick = follow([(s, strength[c]) for s, c in b.trick], seat, [strength[c] for c in hand])
+    pick = follow([(s, strength[c]) for s, c in trick], seat, [strength[c] for c in hand])
     return sim.PLAYS[next(c for c in hand if strength[c] == pick)]  # the first so strong
 
 
@@ -709,6 +718,71 @@ def noisy(move: Policy, noise: Sequence[float]) -> Policy:
 
 
 BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
+TREES = ("off", "bets", "all")  # which decisions ISMCTS makes (``tree``, see the docstring)
+EXPLORATION = 3.0  # tree: UCB1's constant, points (about one world's spread of a hand's points)
+WIDEN = 8  # tree: visits before a node below the root tries more than the policy's choice
+
+
+class Walk:
+    """``tree``: one world in the search, and how many moves were made in it since the
+    decision searched (0: the root)."""
+
+    __slots__ = ("sim", "moves")
+
+    def __init__(self, state: sim.Sim, moves: int = 0) -> None:
+        self.sim = state
+        self.moves = moves
+
+
+class TreeGame:
+    """``tree``: the Truco hand as ``bots.ismcts`` searches it for seat ``me``: the play in
+    progress to its end (in the six-seat duel hand, R13, the seat's own duel, as
+    ``play_out``), every other seat's move by ``move`` (the playouts' policy, with what
+    ``Reads`` learned), the seat's own declaration its true number (R9, as ``act``), and
+    every action seen by every seat (R14: calls, answers, cards and al mazo are public),
+    so an information set is the searching seat's cards and the public actions since the
+    decision searched. Below the root, with ``cards`` off, the seat's card is the one
+    ``policy`` plays (``table_card``), only its calls, answers and al mazo searched. The
+    reward is its team's points less the other team's."""
+
+    def __init__(self, me: int, cur: int, move: Policy, cards: bool) -> None:
+        self.me = me
+        self.team = me % 2
+        self.cur = cur
+        self.move = move
+        self.cards = cards
+
+    def actor(self, walk: Walk) -> int | None:
+        state = walk.sim
+        if state.over or state.cur != self.cur:
+            return None
+        return state.asked()[1]
+
+    def choices(self, walk: Walk) -> Sequence[Action]:
+        state = walk.sim
+        legal = state.legal()
+        asked, seat = state.asked()
+        if asked == sim.DECLARE:  # ruling R9: the true number, whenever legal
+            return [next((a for a in legal if isinstance(a, Declare)), SON_BUENAS)]
+        if asked == sim.PLAY and walk.moves and not self.cards:
+            card = table_card(state, seat)
+            return [a for a in legal if not isinstance(a, Play) or a == card]
+        return legal
+
+    def policy(self, walk: Walk, rng: random.Random) -> Action:
+        return self.move(walk.sim, rng)
+
+    def play(self, walk: Walk, action: Action) -> Walk:
+        walk.sim.step(action)
+        walk.moves += 1
+        return walk
+
+    def observe(self, walk: Walk, seat: int, action: Action) -> tuple[int, Action]:
+        return seat, action
+
+    def reward(self, walk: Walk) -> float:
+        points = walk.sim.points
+        return float(points[self.team] - points[1 - self.team])
 
 
 # How the playouts' seats bet: the Envido by their team's chance (``team_policy``), or
@@ -781,9 +855,15 @@ class Bot(BaseBot):
         bets: str = "search",
         model: str = "team",
         learn: bool = True,
+        tree: str = "off",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
+        if tree not in TREES:
+            raise ValueError(f"pimc: tree={tree!r} is not one of {', '.join(TREES)}")
+        if tree != "off" and bets != "search":
+            raise ValueError(f"pimc: tree={tree} searches every action; it needs bets=search")
+        self.tree = tree
         if model not in MODELS:
             raise ValueError(f"pimc: model={model!r} is not one of {', '.join(MODELS)}")
         self.move: Policy = MODELS[model]
@@ -830,6 +910,11 @@ class Bot(BaseBot):
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
             return replay(view, sampler.sample(rng), noise)
 
+        if self.tree == "all" or (
+            self.tree == "bets" and any(is_bet(a, view.asked) for a in actions)
+        ):
+            return legal.index(self.tree_search(view, actions, draw, move, rng, started))
+
         def weigh(world: object) -> float:
             return world[1] if self.read else 1.0  # type: ignore[index]
 
@@ -855,6 +940,39 @@ class Bot(BaseBot):
         if default is not None:
             best = guarded(actions, best, default, view.asked, race)
         return legal.index(actions[best])
+
+    def tree_search(
+        self,
+        view: TrucoView,
+        actions: Sequence[Action],
+        draw: Callable[[random.Random], tuple[sim.Sim, float]],
+        move: Policy,
+        rng: random.Random,
+        started: float,
+    ) -> Action:
+        """``tree``: the decision by ``bots.ismcts`` over the same worlds as the plain
+        search: each world drawn is searched once per candidate (copied), so that
+        ``samples`` worlds cost as many playouts as ``samples`` worlds of the plain
+        search before its race drops any candidate."""
+        per_world = len(actions)
+        options = self.options
+        if options.samples:
+            options = SearchOptions(budget=options.budget, samples=options.samples * per_world)
+        world: list[tuple[sim.Sim, float]] = []
+        used = [0]
+
+        def worlds(rng: random.Random) -> tuple[Walk, float]:
+            if not world or used[0] == per_world:
+                world[:] = [draw(rng)]
+                used[0] = 0
+            used[0] += 1
+            state, weight = world[0]
+            return Walk(state.copy()), weight
+
+        game = TreeGame(view.seat, len(view.plays) - 1, move, cards=self.tree == "all")
+        more = options.more(started)
+        result = ismcts.search(game, view.seat, worlds, rng, more, EXPLORATION, WIDEN)
+        return result.actions[result.best()]  # the root's legal actions: ``actions``
 
 
 PimcBot = Bot
