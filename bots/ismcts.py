@@ -149,48 +149,45 @@ def select(node: Node[A], legal: Sequence[A], exploration: float, first: A | Non
     return max(legal, key=lambda a: ucb(node.edge(a), exploration))
 
 
-def search(
-    game: Game[S, A],
-    me: int,
-    draw: Callable[[random.Random], tuple[S, float]],
-    rng: random.Random,
-    more: Callable[[int], bool],
-    exploration: float = DEFAULT_EXPLORATION,
-    widen: int = 1,
-) -> Result[A]:
-    """ISMCTS for seat ``me``, to move in every world ``draw(rng)`` gives (a world and its
-    weight, more than 0), while ``more(iterations so far)`` (``SearchOptions.more``); the
-    first iteration always runs. A ``draw`` that raises TimeoutError ends the search.
-    ``exploration`` is UCB1's constant, in the reward's units (about the spread of
-    one world's rewards). ``widen``: a node below the root plays the policy's choice
-    until it has been visited that often (at least once), and only then tries the
-    others by UCB1: with few iterations a deep node's every action tried once would
-    mostly add noise to the means above it (a rollout's own choice is the policy's)."""
-    tree: dict[tuple[Hashable, ...], Node[A]] = {}
-    root_actions: list[A] | None = None
-    done = 0
-    while more(done):
-        try:
-            state, weight = draw(rng)
-        except TimeoutError:
-            break
-        if root_actions is None:
-            root_actions = list(game.choices(state))
-            if not root_actions:
-                raise ValueError(f"seat {me} has no action to search")
+class Tree(Generic[S, A]):
+    """The searching seat's information sets met so far, and the walks that grow them:
+    ``search`` walks it from the root in a fresh world each iteration; a PIMC-style
+    caller can instead play each of its root candidates in every world itself (paired
+    over the same worlds) and walk the tree from there (``walk`` with the candidate's
+    key), so that its own later decisions are planned rather than the policy's."""
+
+    def __init__(
+        self,
+        game: Game[S, A],
+        me: int,
+        exploration: float = DEFAULT_EXPLORATION,
+        widen: int = 1,
+    ) -> None:
+        self.game = game
+        self.me = me
+        self.exploration = exploration
+        self.widen = widen
+        self.nodes: dict[tuple[Hashable, ...], Node[A]] = {}
+
+    def walk(
+        self, state: S, rng: random.Random, weight: float = 1.0, key: tuple[Hashable, ...] = ()
+    ) -> float:
+        """One iteration from ``state``, the searching seat's information set ``key``
+        (() for the root): down the tree, one new node, the rollout; the reward is added
+        to every edge taken, weighed by ``weight``, and returned."""
+        game, me, nodes = self.game, self.me, self.nodes
         path: list[Edge] = []
-        key: tuple[Hashable, ...] = ()
-        growing = True  # still in the tree: no new node added this iteration yet
+        growing = True  # still in the tree: no new node added this walk yet
         while (seat := game.actor(state)) is not None:
             legal = game.choices(state) if seat == me and growing else ()
             if len(legal) > 1:  # a decision of the searching seat's, in the tree
-                node = tree.get(key)
+                node = nodes.get(key)
                 if node is None:
-                    node = tree[key] = Node()
+                    node = nodes[key] = Node()
                 visits = sum(e.visits for e in node.edges.values())
-                lazy = not visits or (bool(key) and visits < widen)
+                lazy = not visits or (bool(key) and visits < self.widen)
                 first = game.policy(state, rng) if lazy else None
-                action = select(node, legal, exploration, first if first in legal else None)
+                action = select(node, legal, self.exploration, first if first in legal else None)
                 for a in legal:
                     node.edge(a).available += 1
                 path.append(node.edge(action))
@@ -208,8 +205,41 @@ def search(
             edge.visits += 1
             edge.weight += weight
             edge.value += weight * reward
+        return reward
+
+
+def search(
+    game: Game[S, A],
+    me: int,
+    draw: Callable[[random.Random], tuple[S, float]],
+    rng: random.Random,
+    more: Callable[[int], bool],
+    exploration: float = DEFAULT_EXPLORATION,
+    widen: int = 1,
+) -> Result[A]:
+    """ISMCTS for seat ``me``, to move in every world ``draw(rng)`` gives (a world and its
+    weight, more than 0), while ``more(iterations so far)`` (``SearchOptions.more``); the
+    first iteration always runs. A ``draw`` that raises TimeoutError ends the search.
+    ``exploration`` is UCB1's constant, in the reward's units (about the spread of
+    one world's rewards). ``widen``: a node below the root plays the policy's choice
+    until it has been visited that often (at least once), and only then tries the
+    others by UCB1: with few iterations a deep node's every action tried once would
+    mostly add noise to the means above it (a rollout's own choice is the policy's)."""
+    tree = Tree(game, me, exploration, widen)
+    root_actions: list[A] | None = None
+    done = 0
+    while more(done):
+        try:
+            state, weight = draw(rng)
+        except TimeoutError:
+            break
+        if root_actions is None:
+            root_actions = list(game.choices(state))
+            if not root_actions:
+                raise ValueError(f"seat {me} has no action to search")
+        tree.walk(state, rng, weight)
         done += 1
     if root_actions is None:
         raise TimeoutError("no world was drawn")
-    root = tree.get((), Node())
-    return Result(actions=root_actions, root=root, iterations=done, nodes=len(tree))
+    root = tree.nodes.get((), Node())
+    return Result(actions=root_actions, root=root, iterations=done, nodes=len(tree.nodes))

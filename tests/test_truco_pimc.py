@@ -263,14 +263,15 @@ def play_alike(match: TrucoMatch, bot: pimc.Bot, twin: pimc.Bot, moves: int = 12
         (6, {"learn": 0}),
         (6, {"tree": "bets"}),
         (4, {"tree": "all"}),
+        (6, {"tree": "below"}),
     ],
-    ids=["guard", "own", "no-learn", "tree-bets", "tree-all"],
+    ids=["guard", "own", "no-learn", "tree-bets", "tree-all", "tree-below"],
 )
 def test_with_other_options_it_plays_legal_moves_that_repeat(
     seats: int, options: dict[str, Any]
 ) -> None:
     """bets=guard, the playouts' old Envido model (model=own), learn=0, and the
-    information-set tree (tree=bets, tree=all)."""
+    information-set tree (tree=bets, tree=all, tree=below)."""
     match = TrucoMatch(TrucoRules(seats=seats), match_id="opts", seed="opts")
     play_alike(match, *(pimc.Bot(seed=4, samples=6, **options) for _ in range(2)))
 
@@ -533,7 +534,7 @@ def test_learn_reads_a_card_a_table_player_would_not_follow_with(first: str, sig
 
 
 def test_an_unknown_tree_option_is_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="tree='yes' is not one of off, bets, all"):
+    with pytest.raises(ValueError, match="tree='yes' is not one of off, bets, all, below"):
         pimc.Bot(tree="yes")
     with pytest.raises(ValueError, match="tree=bets searches every action; it needs bets=search"):
         pimc.Bot(tree="bets", bets="shrewd")

@@ -718,7 +718,7 @@ def noisy(move: Policy, noise: Sequence[float]) -> Policy:
 
 
 BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
-TREES = ("off", "bets", "all")  # which decisions ISMCTS makes (``tree``, see the docstring)
+TREES = ("off", "bets", "all", "below")  # how ISMCTS is used (``tree``, see the docstring)
 EXPLORATION = 3.0  # tree: UCB1's constant, points (about one world's spread of a hand's points)
 WIDEN = 8  # tree: visits before a node below the root tries more than the policy's choice
 
@@ -912,11 +912,16 @@ class Bot(BaseBot):
 
         if self.tree == "all" or (
             self.tree == "bets" and any(is_bet(a, view.asked) for a in actions)
-        ):
+        ):  # the root by ISMCTS too (tree=below: the plain search's, paired, above)
             return legal.index(self.tree_search(view, actions, draw, move, rng, started))
 
         def weigh(world: object) -> float:
             return world[1] if self.read else 1.0  # type: ignore[index]
+
+        below: ismcts.Tree[Walk, Action] | None = None  # tree=below: its later decisions
+        if self.tree == "below":
+            game = TreeGame(view.seat, len(view.plays) - 1, move, cards=False)
+            below = ismcts.Tree(game, view.seat, EXPLORATION, WIDEN)
 
         def score(world: object, rng: random.Random) -> list[float]:
             state = world[0]  # type: ignore[index]
@@ -928,6 +933,11 @@ class Bot(BaseBot):
                     continue
                 child = state.copy()
                 child.step(action)
+                if below is not None:
+                    walk, key = Walk(child, 1), ((view.seat, action),)
+                    crn = Draws(draws, rng)
+                    values.append(below.walk(walk, crn, weigh(world), key))  # type: ignore[arg-type]
+                    continue
                 points = play_out(child, Draws(draws, rng), move)
                 values.append(points[team] - points[1 - team])
             race.add(values, weigh(world))
