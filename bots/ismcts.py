@@ -85,10 +85,22 @@ class Edge:
     available: int = 0  # iterations in which it was legal here (UCB1's count)
     weight: float = 0.0  # the worlds' weights, summed
     value: float = 0.0  # weighed rewards, summed
+    squares: float = 0.0  # weighed squared rewards, summed
 
     @property
     def mean(self) -> float:
         return self.value / self.weight if self.weight > 0 else 0.0
+
+    @property
+    def stderr(self) -> float:
+        """The mean's standard error, counting visits as if equally weighted (0 with
+        fewer than two), as ``bots.searching.Tally.stderr``."""
+        n = self.visits
+        if n < 2 or self.weight <= 0:
+            return 0.0
+        mean = self.mean
+        var = max(0.0, self.squares / self.weight - mean * mean) * n / (n - 1)
+        return math.sqrt(var / n)
 
 
 @dataclass
@@ -205,6 +217,7 @@ class Tree(Generic[S, A]):
             edge.visits += 1
             edge.weight += weight
             edge.value += weight * reward
+            edge.squares += weight * reward * reward
         return reward
 
 
