@@ -33,12 +33,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seats", type=int, choices=(2, 4, 6), default=4)
     parser.add_argument("--matches", type=int, default=3)
-    parser.add_argument("--pimc", default="", help="pimc's options, e.g. budget=0.05")
+    parser.add_argument("--pimc", default="", help="pimc's options, e.g. budget=0.05:tree=below")
     args = parser.parse_args()
     options: dict[str, Any] = {}
     for part in filter(None, args.pimc.split(":")):
         key, _, value = part.partition("=")
-        options[key] = float(value) if key == "budget" else int(value)
+        if key == "budget":
+            options[key] = float(value)
+        else:  # samples, learn ... are whole numbers; tree, bets, model are words
+            options[key] = int(value) if value.lstrip("-").isdigit() else value
     times: list[float] = []
     worlds: list[float] = []
     search, act = pimc.search, pimc.Bot.act
