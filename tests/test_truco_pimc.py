@@ -261,17 +261,16 @@ def play_alike(match: TrucoMatch, bot: pimc.Bot, twin: pimc.Bot, moves: int = 12
         (4, {"bets": "guard"}),
         (6, {"model": "own"}),
         (6, {"learn": 0}),
-        (6, {"tree": "bets"}),
-        (4, {"tree": "all"}),
         (6, {"tree": "below"}),
+        (4, {"tree": "below", "bets": "guard"}),
     ],
-    ids=["guard", "own", "no-learn", "tree-bets", "tree-all", "tree-below"],
+    ids=["guard", "own", "no-learn", "tree", "tree-guard"],
 )
 def test_with_other_options_it_plays_legal_moves_that_repeat(
     seats: int, options: dict[str, Any]
 ) -> None:
     """bets=guard, the playouts' old Envido model (model=own), learn=0, and the
-    information-set tree (tree=bets, tree=all, tree=below)."""
+    information-set tree below the root (tree=below, alone and with bets=guard)."""
     match = TrucoMatch(TrucoRules(seats=seats), match_id="opts", seed="opts")
     play_alike(match, *(pimc.Bot(seed=4, samples=6, **options) for _ in range(2)))
 
@@ -534,30 +533,24 @@ def test_learn_reads_a_card_a_table_player_would_not_follow_with(first: str, sig
 
 
 def test_an_unknown_tree_option_is_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="tree='yes' is not one of off, bets, all, below"):
+    with pytest.raises(ValueError, match="tree='yes' is not one of off, below"):
         pimc.Bot(tree="yes")
-    with pytest.raises(ValueError, match="tree=bets searches every action; it needs bets=search"):
-        pimc.Bot(tree="bets", bets="shrewd")
 
 
-def test_the_trees_game_searches_cards_at_the_root_and_the_betting_below() -> None:
-    """tree=bets: at the root every legal action is a candidate; below it the seat's card
-    is the playouts' (``table_card``), its calls and al mazo still searched; a
-    declaration is the true number (R9); the horizon is the end of the play."""
+def test_the_trees_game_searches_the_betting_below_the_root() -> None:
+    """tree=below: below the root the seat's card is the playouts' (``table_card``), its
+    calls and al mazo still searched; a declaration is the true number (R9); the horizon
+    is the end of the play, the reward the team's points less the other's."""
     match = match_with("1E 7O 4C", "3B 2C 5O")
     view = match.view(0)
     state = sim.from_view(view, Sampler(view).sample(random.Random(1)))
-    game = pimc.TreeGame(0, 0, pimc.team_policy, cards=False)
-    walk = pimc.Walk(state.copy())
-    assert game.choices(walk) == state.legal()  # the root: the three cards and every call
-    walk.moves = 1  # below the root
+    game = pimc.TreeGame(0, 0, pimc.team_policy)
+    walk = pimc.Walk(state.copy(), 1)  # below the root
     below = game.choices(walk)
     assert [a for a in below if isinstance(a, Play)] == [pimc.table_card(state, 0)]
     assert [a for a in below if not isinstance(a, Play)] == [
         a for a in state.legal() if not isinstance(a, Play)
     ]
-    assert game.choices(pimc.Walk(state.copy(), 1)) == below
-    assert pimc.TreeGame(0, 0, pimc.team_policy, cards=True).choices(walk) == state.legal()
     walk.sim.step(Call(EnvidoCall.ENVIDO))
     walk.sim.step(QUIERO)
     assert game.choices(walk) == [Declare(state.envido[0])]  # ruling R9: its true number
@@ -566,20 +559,19 @@ def test_the_trees_game_searches_cards_at_the_root_and_the_betting_below() -> No
     assert walk.sim.over and game.reward(walk) == walk.sim.points[0] - walk.sim.points[1]
 
 
-def test_the_tree_searches_as_many_playouts_as_the_plain_search_a_world(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """tree=all with ``samples=5``: five worlds, each searched once per candidate."""
-    seen: list[int] = []
-    search = pimc.ismcts.search
+def test_tree_below_walks_every_candidate_in_every_world(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tree=below with ``samples=5``: the plain search's five worlds, each candidate
+    walked in each (paired; none dropped so early), each walk from the candidate's own
+    information set, below the root."""
+    walks: list[tuple[object, ...]] = []
+    walk = pimc.ismcts.Tree.walk
 
-    def spy(*args: Any) -> Any:
-        result = search(*args)
-        seen.append(result.iterations)
-        return result
+    def spy(self: Any, state: Any, rng: Any, weight: float = 1.0, key: Any = ()) -> float:
+        walks.append(key)
+        return walk(self, state, rng, weight, key)
 
-    monkeypatch.setattr(pimc.ismcts, "search", spy)
+    monkeypatch.setattr(pimc.ismcts.Tree, "walk", spy)
     match = match_with("1E 7O 4C", "3B 2C 5O")
     legal = match.legal_actions(0)
-    pimc.Bot(seed=1, samples=5, tree="all").act(match.view(0), legal)
-    assert seen == [5 * len(legal)]
+    pimc.Bot(seed=1, samples=5, tree="below").act(match.view(0), legal)
+    assert sorted(map(str, walks)) == sorted(str(((0, a),)) for a in legal for _ in range(5))

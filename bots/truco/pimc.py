@@ -718,7 +718,7 @@ def noisy(move: Policy, noise: Sequence[float]) -> Policy:
 
 
 BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
-TREES = ("off", "bets", "all", "below")  # how ISMCTS is used (``tree``, see the docstring)
+TREES = ("off", "below")  # ``tree``: the searching seat's later decisions by ISMCTS or not
 EXPLORATION = 3.0  # tree: UCB1's constant, points (about one world's spread of a hand's points)
 WIDEN = 8  # tree: visits before a node below the root tries more than the policy's choice
 
@@ -741,16 +741,15 @@ class TreeGame:
     ``Reads`` learned), the seat's own declaration its true number (R9, as ``act``), and
     every action seen by every seat (R14: calls, answers, cards and al mazo are public),
     so an information set is the searching seat's cards and the public actions since the
-    decision searched. Below the root, with ``cards`` off, the seat's card is the one
-    ``policy`` plays (``table_card``), only its calls, answers and al mazo searched. The
-    reward is its team's points less the other team's."""
+    decision searched. Below the root (the plain search's candidates), the seat's card is
+    the one ``policy`` plays (``table_card``), only its calls, answers and al mazo
+    searched. The reward is its team's points less the other team's."""
 
-    def __init__(self, me: int, cur: int, move: Policy, cards: bool) -> None:
+    def __init__(self, me: int, cur: int, move: Policy) -> None:
         self.me = me
         self.team = me % 2
         self.cur = cur
         self.move = move
-        self.cards = cards
 
     def actor(self, walk: Walk) -> int | None:
         state = walk.sim
@@ -764,7 +763,7 @@ class TreeGame:
         asked, seat = state.asked()
         if asked == sim.DECLARE:  # ruling R9: the true number, whenever legal
             return [next((a for a in legal if isinstance(a, Declare)), SON_BUENAS)]
-        if asked == sim.PLAY and walk.moves and not self.cards:
+        if asked == sim.PLAY and walk.moves:
             card = table_card(state, seat)
             return [a for a in legal if not isinstance(a, Play) or a == card]
         return legal
@@ -861,8 +860,6 @@ class Bot(BaseBot):
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
         if tree not in TREES:
             raise ValueError(f"pimc: tree={tree!r} is not one of {', '.join(TREES)}")
-        if tree != "off" and bets != "search":
-            raise ValueError(f"pimc: tree={tree} searches every action; it needs bets=search")
         self.tree = tree
         if model not in MODELS:
             raise ValueError(f"pimc: model={model!r} is not one of {', '.join(MODELS)}")
@@ -910,17 +907,12 @@ class Bot(BaseBot):
         def draw(rng: random.Random) -> tuple[sim.Sim, float]:
             return replay(view, sampler.sample(rng), noise)
 
-        if self.tree == "all" or (
-            self.tree == "bets" and any(is_bet(a, view.asked) for a in actions)
-        ):  # the root by ISMCTS too (tree=below: the plain search's, paired, above)
-            return legal.index(self.tree_search(view, actions, draw, move, rng, started))
-
         def weigh(world: object) -> float:
             return world[1] if self.read else 1.0  # type: ignore[index]
 
         below: ismcts.Tree[Walk, Action] | None = None  # tree=below: its later decisions
         if self.tree == "below":
-            game = TreeGame(view.seat, len(view.plays) - 1, move, cards=False)
+            game = TreeGame(view.seat, len(view.plays) - 1, move)
             below = ismcts.Tree(game, view.seat, EXPLORATION, WIDEN)
 
         def score(world: object, rng: random.Random) -> list[float]:
@@ -950,39 +942,6 @@ class Bot(BaseBot):
         if default is not None:
             best = guarded(actions, best, default, view.asked, race)
         return legal.index(actions[best])
-
-    def tree_search(
-        self,
-        view: TrucoView,
-        actions: Sequence[Action],
-        draw: Callable[[random.Random], tuple[sim.Sim, float]],
-        move: Policy,
-        rng: random.Random,
-        started: float,
-    ) -> Action:
-        """``tree``: the decision by ``bots.ismcts`` over the same worlds as the plain
-        search: each world drawn is searched once per candidate (copied), so that
-        ``samples`` worlds cost as many playouts as ``samples`` worlds of the plain
-        search before its race drops any candidate."""
-        per_world = len(actions)
-        options = self.options
-        if options.samples:
-            options = SearchOptions(budget=options.budget, samples=options.samples * per_world)
-        world: list[tuple[sim.Sim, float]] = []
-        used = [0]
-
-        def worlds(rng: random.Random) -> tuple[Walk, float]:
-            if not world or used[0] == per_world:
-                world[:] = [draw(rng)]
-                used[0] = 0
-            used[0] += 1
-            state, weight = world[0]
-            return Walk(state.copy()), weight
-
-        game = TreeGame(view.seat, len(view.plays) - 1, move, cards=self.tree == "all")
-        more = options.more(started)
-        result = ismcts.search(game, view.seat, worlds, rng, more, EXPLORATION, WIDEN)
-        return result.actions[result.best()]  # the root's legal actions: ``actions``
 
 
 PimcBot = Bot
