@@ -47,6 +47,22 @@ first, P 0.9933 plain (the goal of 0.99 met on this seed) and 0.9807 duplicate (
 met), against 0.8319 and 0.8030 before the fixes and 0.8701 and 0.9155 with ``learn=0``;
 the tournaments' own spread on one seed is wide (bench/truco_strength.py's docstring).
 
+Its own later decisions are planned (``tree``, on by default since 2026-11-26): in
+plain PIMC the searching seat's later calls and answers in a playout are the policy's,
+so the search cannot value "call now, fold to a Retruco later" nor a raise by what it
+will do next. With ``tree=below`` each candidate is still played in every world (paired,
+the race below), but from there the playout walks an information-set tree
+(``bots.ismcts.Tree``, single-observer ISMCTS) shared across the worlds: a node is the
+searching seat's cards and the public actions since the decision (R14), and at its later
+calls, answers and al mazo UCB1 (``EXPLORATION``, 3 points) picks among the legal ones
+once the node has been visited ``WIDEN`` (8) times, the policy's choice before; its card
+there is the one ``policy`` plays (``table_card``), every other seat the playouts'
+policy (with what ``Reads`` learned). Measured on the same hands and history (figures
+in bench/truco_paired.py's docstring), both pimc seats on it: six seats +0.20 ± 0.09
+points a hand (1200 hands; capped +0.15 ± 0.05, the Truco +0.08 ± 0.04), two and four
+seats no loss shown; it costs about a fifth more time a world (at the 50 ms budget,
+six seats, a median of 173 worlds a decision against 208).
+
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
 duel hand (R13) a playout ends with the searching seat's own duel, the later ones adding
@@ -64,7 +80,8 @@ taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the
 another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors). The
 default is ``search``: at six seats, over three seeds, neither other choice proved
 better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
-default) or ``own`` (above); ``learn``, 1 (the default) or 0 (above). With ``samples``
+default) or ``own`` (above); ``learn``, 1 (the default) or 0 (above); ``tree``,
+``below`` (the default) or ``off`` (above). With ``samples``
 its play repeats exactly: a function of the position and, with ``learn=1``, of the
 views this process has served it of the match so far (``Reads``: a restarted bot has
 forgotten them; a match id repeated in a later run of the same process is read with
@@ -109,10 +126,22 @@ figures; each commit named holds the code as measured):
   duels; al mazo left out where it is dominated (it lost a little: played on, the
   search went on to raise the Truco on weak cards, the leak ``model=odds`` addressed).
 
-Information-set MCTS and regret minimisation over the betting were not tried (the
-session of 2026-11-26 that added ``learn`` spent its time on the opponent model instead:
-the field's heuristics do not adapt, so a best answer to a model of them, which the
-search is, is where a gain was likelier than in the equilibrium play those approach).
+* ``tree=bets`` and ``tree=all`` (commit fec17bc): ISMCTS at the root too
+  (``bots.ismcts.search``), for every decision with a Truco bet in it, or for every
+  decision (the cards below the root in the tree as well), the worlds shared out among
+  the candidates by UCB1 rather than every candidate played in every world: the root's
+  comparisons lose the pairing (the same world, the same random numbers) that makes
+  150 worlds enough. Both pimc seats on it, ``--history --shuffle``, 2026-11-26: six
+  seats ``tree=all`` -0.60 ± 0.30 points a hand (105 hands, stopped; Truco -0.44 ±
+  0.19), ``tree=bets`` +0.19 ± 0.16 (506; team hands +0.01 ± 0.23, duels +0.40 ± 0.21),
+  but two seats (``samples=300``, against shrewd) -0.30 ± 0.17 (300; capped -0.26 ±
+  0.08, Truco -0.19 ± 0.07).
+
+Regret minimisation over the betting was not tried (the session of 2026-11-26 that
+added ``learn`` spent its time on the opponent model instead: the field's heuristics do
+not adapt, so a best answer to a model of them, which the search is, is where a gain
+was likelier than in the equilibrium play those approach; the one after it, on
+information-set MCTS).
 """
 
 from __future__ import annotations
@@ -854,7 +883,7 @@ class Bot(BaseBot):
         bets: str = "search",
         model: str = "team",
         learn: bool = True,
-        tree: str = "off",
+        tree: str = "below",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
