@@ -211,8 +211,9 @@ both pimc seats on it, against the plain playouts (``--bot pimc:samples=150:tree
 * two seats (``--seats 2``, ``samples=300``, ``--others shrewd``), 900 hands from 1500:
   -0.057 ± 0.057 (capped -0.049 ± 0.033; Envido -0.056 ± 0.050, Truco -0.001 ± 0.026):
   no loss shown.
-* four seats (``--seats 4``, ``samples=200``, ``--others shrewd,basic,random``), 402
-  hands from 1500: +0.172 ± 0.213 (capped +0.157 ± 0.107; Truco +0.077 ± 0.067).
+* four seats (``--seats 4``, ``samples=200``, ``--others shrewd,basic,random``), 600
+  hands from 1500: +0.283 ± 0.169 (capped +0.238 ± 0.088; Envido +0.207 ± 0.158, Truco
+  +0.077 ± 0.056).
 * tried and not kept (commit fec17bc): ISMCTS at the root too, the worlds shared out
   among the candidates by UCB1 (each world searched once a candidate, ``samples`` worlds
   as many playouts as the plain search's): ``tree=all`` (every decision, the cards

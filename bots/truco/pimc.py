@@ -60,10 +60,10 @@ there is the one ``policy`` plays (``table_card``), every other seat the playout
 policy (with what ``Reads`` learned). Measured on the same hands and history (figures
 in bench/truco_paired.py's docstring), both pimc seats on it: six seats +0.19 ± 0.09
 points a hand (1200 hands; capped +0.15 ± 0.05), above all the team hands' Truco,
-where pimc had been level with shrewd (+0.17 ± 0.05 a team hand); two and four seats
-no loss shown (-0.06 ± 0.06, 900 hands; +0.17 ± 0.21, 400). It costs about a fifth more
-time a world (at the 50 ms budget, six seats, a median of 173 worlds a decision against
-208).
+where pimc had been level with shrewd (+0.17 ± 0.05 a team hand); four seats +0.28 ±
+0.17 (600; capped +0.24 ± 0.09), two seats no loss shown (-0.06 ± 0.06, 900). It costs
+about a fifth more time a world (at the 50 ms budget, six seats, a median of 173 worlds
+a decision against 208; bench/truco_pimc_time.py).
 
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
