@@ -204,10 +204,14 @@ both pimc seats on it, against the plain playouts (``--bot pimc:samples=150:tree
   +0.27, +0.30): +0.193 ± 0.092 points a hand (capped +0.147 ± 0.051; Envido +0.107 ±
   0.083, Truco +0.086 ± 0.037). Team hands (624) +0.215 ± 0.128, their Truco +0.171 ±
   0.054: the Truco betting of the team hands, where pimc had been level with shrewd;
-  duels (576) +0.168 ± 0.132, their Truco -0.007 ± 0.050. Two standard errors: kept, the
-  default. By the first decision that differs: a card 226 hands (+0.035 a hand of the
-  1200), an Envido raise answering one 27 (+0.071), an Envido call 63 (+0.038), a Truco
-  answer 17 (+0.032); none 758.
+  duels (576) +0.168 ± 0.132, their Truco -0.007 ± 0.050. By the first decision that
+  differs: a card 226 hands (+0.035 a hand of the 1200), an Envido raise answering one
+  27 (+0.071), an Envido call 63 (+0.038), a Truco answer 17 (+0.032); none 758. Two
+  standard errors: kept, the default. A fifth block run after that decision, hands 2700
+  to 2999 (``--base pimc:samples=150:tree=off``): +0.240 ± 0.139 (capped +0.253 ±
+  0.103); all 1500 hands +0.202 ± 0.079 (capped +0.169 ± 0.046; Envido +0.092 ± 0.070,
+  Truco +0.110 ± 0.033; team hands +0.192 ± 0.109, their Truco +0.165 ± 0.048; duels
+  +0.213 ± 0.113).
 * two seats (``--seats 2``, ``samples=300``, ``--others shrewd``), 900 hands from 1500:
   -0.057 ± 0.057 (capped -0.049 ± 0.033; Envido -0.056 ± 0.050, Truco -0.001 ± 0.026):
   no loss shown.

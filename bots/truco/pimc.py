@@ -59,11 +59,15 @@ once the node has been visited ``WIDEN`` (8) times, the policy's choice before; 
 there is the one ``policy`` plays (``table_card``), every other seat the playouts'
 policy (with what ``Reads`` learned). Measured on the same hands and history (figures
 in bench/truco_paired.py's docstring), both pimc seats on it: six seats +0.19 ± 0.09
-points a hand (1200 hands; capped +0.15 ± 0.05), above all the team hands' Truco,
-where pimc had been level with shrewd (+0.17 ± 0.05 a team hand); four seats +0.28 ±
-0.17 (600; capped +0.24 ± 0.09), two seats no loss shown (-0.06 ± 0.06, 900). It costs
-about a fifth more time a world (at the 50 ms budget, six seats, a median of 173 worlds
-a decision against 208; bench/truco_pimc_time.py).
+points a hand (1200 hands, the rule's two standard errors; +0.20 ± 0.08 over 1500,
+capped +0.17 ± 0.05), above all the team hands' Truco, where pimc had been level with
+shrewd (+0.17 ± 0.05 a team hand); four seats +0.28 ± 0.17 (600; capped +0.24 ± 0.09),
+two seats no loss shown (-0.06 ± 0.06, 900). In six-seat tournaments (seeds 30 and 31,
+plain and ``--duplicate``) P(better than shrewd) 0.9836, 0.9536, 0.9689 and 0.9981,
+against 0.9933, 0.9807, 0.8115 and 0.9400 without it (bench/truco_strength.py's
+docstring): first in all four, the goal met in one. It costs about a fifth more time a
+world (at the 50 ms budget, six seats, a median of 173 worlds a decision against 208;
+bench/truco_pimc_time.py).
 
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
