@@ -192,6 +192,21 @@ P(pimc#1 better than shrewd#2) = 0.8115 (than shrewd#1 0.8392): NOT met. ``--dup
 pimc#1 > pimc#2 > shrewd#1 > shrewd#2 > basic > random; pimc#1 won 125, 4.93 (4.05),
 shrewd#1 111, 4.65 (4.33); P = 0.9400 (than shrewd#2 0.9993): NOT met. So six seats is
 met on one run of four (seed 30 plain).
+
+Branch truco11, pimc's later bets planned by information-set MCTS (``tree=below``, the
+default since; paired +0.20 ± 0.08 points a hand at six seats, bench/truco_paired.py),
+``--seats 6 --pimc pimc:samples=150:tree=below``, 200 rounds, at nice 19 beside two other
+engineers' jobs and paired benches (load 6 to 14), about 20 minutes each. Seed 30 plain:
+pimc#1 > pimc#2 > shrewd#2 > shrewd#1 > basic > random; pimc#1 won 128, 4.71 points a
+hand (3.80), shrewd#2 106, 4.32 (4.18); P(pimc#1 better than shrewd#2) = 0.9836 (than
+shrewd#1 0.9948): NOT met. ``--duplicate``: pimc#2 > pimc#1 > shrewd#1 > shrewd#2 >
+basic > random; pimc#2 121, 4.62 (3.98), shrewd#1 111, 4.45 (4.15); P = 0.9536 (than
+shrewd#2 0.9979): NOT met. Seed 31 plain: pimc#2 > pimc#1 > shrewd#2 > basic > shrewd#1
+> random; pimc#2 116, 4.67 (3.90), shrewd#2 100, 4.41 (4.17); P = 0.9689 (than shrewd#1
+0.9992): NOT met. ``--duplicate``: pimc#1 > pimc#2 > shrewd#1 > shrewd#2 > basic >
+random; pimc#1 121, 4.78 (3.95), shrewd#1 107, 4.42 (4.31); P = 0.9981 (than shrewd#2
+0.9983): met. First in all four, met in one (0.9933, 0.9807, 0.8115 and 0.9400 before):
+six seats is still not met on every run.
 """
 
 from __future__ import annotations
