@@ -206,7 +206,13 @@ shrewd#2 0.9979): NOT met. Seed 31 plain: pimc#2 > pimc#1 > shrewd#2 > basic > s
 0.9992): NOT met. ``--duplicate``: pimc#1 > pimc#2 > shrewd#1 > shrewd#2 > basic >
 random; pimc#1 121, 4.78 (3.95), shrewd#1 107, 4.42 (4.31); P = 0.9981 (than shrewd#2
 0.9983): met. First in all four, met in one (0.9933, 0.9807, 0.8115 and 0.9400 before):
-six seats is still not met on every run. Two and four seats, seed 30, the same way
+six seats is still not met on every run. Seed 32 plain, both ways, at nice 19 on a
+quieter machine (load 1 to 2, 6 minutes each): ``tree=below``, pimc#2 > pimc#1 > shrewd#1
+> shrewd#2 > basic > random; pimc#2 won 131, 4.69 (3.75), shrewd#1 105, 4.34 (4.10); P =
+0.9775 (than shrewd#2 0.9977): NOT met. ``tree=off``, pimc#1 > pimc#2 > shrewd#2 >
+shrewd#1 > basic > random; pimc#1 won 125, 4.83 (4.00), shrewd#2 99, 4.49 (4.34); P =
+0.9847 (than shrewd#1 0.9959): NOT met. One tournament a seed does not tell a paired
++0.2 points a hand in one seat apart. Two and four seats, seed 30, the same way
 (about 18 minutes each): ``--seats 2 --pimc pimc:samples=300:tree=below``: pimc > shrewd
 > basic > random; pimc won 181, 2.91 (1.50), shrewd 140, 1.83 (1.29); P = 1.0000: met
 (179 before). ``--seats 4 --pimc pimc:samples=200:tree=below``: pimc > shrewd > basic >
