@@ -194,6 +194,39 @@ default before it (``--bot pimc:samples=150:learn=1 --base pimc:samples=150 --sh
   +0.15 ± 0.07). Two standard errors above zero: ``learn=1`` stays the default. Fixes 1
   and 4 alone (before the Truco's cards held then; 298 of those hands): +0.08 ± 0.15.
 
+Information-set MCTS for pimc's own later decisions (``tree=below``, ``bots/ismcts.py``;
+branch truco11, 2026-11-26, nice 19 beside two other engineers' jobs, load 6 to 13),
+both pimc seats on it, against the plain playouts (``--bot pimc:samples=150:tree=below
+--base pimc:samples=150:tree=off --others pimc:samples=150:tree=below,shrewd,shrewd,basic,random
+--shuffle --history``; ``tree=off`` was the default then):
+
+* six seats, 1200 hands from 1500 (four blocks of 300, each positive: +0.14, +0.07,
+  +0.27, +0.30): +0.193 ± 0.092 points a hand (capped +0.147 ± 0.051; Envido +0.107 ±
+  0.083, Truco +0.086 ± 0.037). Team hands (624) +0.215 ± 0.128, their Truco +0.171 ±
+  0.054: the Truco betting of the team hands, where pimc had been level with shrewd;
+  duels (576) +0.168 ± 0.132, their Truco -0.007 ± 0.050. By the first decision that
+  differs: a card 226 hands (+0.035 a hand of the 1200), an Envido raise answering one
+  27 (+0.071), an Envido call 63 (+0.038), a Truco answer 17 (+0.032); none 758. Two
+  standard errors: kept, the default. A fifth block run after that decision, hands 2700
+  to 2999 (``--base pimc:samples=150:tree=off``): +0.240 ± 0.139 (capped +0.253 ±
+  0.103); all 1500 hands +0.202 ± 0.079 (capped +0.169 ± 0.046; Envido +0.092 ± 0.070,
+  Truco +0.110 ± 0.033; team hands +0.192 ± 0.109, their Truco +0.165 ± 0.048; duels
+  +0.213 ± 0.113).
+* two seats (``--seats 2``, ``samples=300``, ``--others shrewd``), 900 hands from 1500:
+  -0.057 ± 0.057 (capped -0.049 ± 0.033; Envido -0.056 ± 0.050, Truco -0.001 ± 0.026):
+  no loss shown.
+* four seats (``--seats 4``, ``samples=200``, ``--others shrewd,basic,random``), 600
+  hands from 1500: +0.283 ± 0.169 (capped +0.238 ± 0.088; Envido +0.207 ± 0.158, Truco
+  +0.077 ± 0.056).
+* tried and not kept (commit fec17bc): ISMCTS at the root too, the worlds shared out
+  among the candidates by UCB1 (each world searched once a candidate, ``samples`` worlds
+  as many playouts as the plain search's): ``tree=all`` (every decision, the cards
+  below the root in the tree too), six seats -0.600 ± 0.302 (105 hands from 1500,
+  stopped; Truco -0.44 ± 0.19); ``tree=bets`` (the decisions with a Truco bet in them),
+  six seats +0.192 ± 0.155 (506 from 1500; team hands +0.01 ± 0.23, duels +0.40 ±
+  0.21), two seats -0.297 ± 0.168 (300 from 1500; capped -0.263 ± 0.081, Truco -0.193
+  ± 0.065). Without the root's pairing, 150 worlds do not tell close candidates apart.
+
 Run (a statistical bench, no clock in it: at the lowest priority):
 ``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]
 [--base shrewd] [--others pimc:samples=150,shrewd,shrewd,basic,random] [--shuffle]

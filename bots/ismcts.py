@@ -14,7 +14,8 @@ sets, keyed by what it has observed since the decision being searched; each iter
    available, as the legal actions may differ between worlds), and every other seat's
    move is drawn from the game's policy (an opponent model, not a tree of its own);
 3. adds the first information set of the searching seat not yet in the tree, and plays
-   it first by the policy's choice (a node seen once plays as the playout would);
+   it first by the policy's choice (a node seen once plays as the playout would; below
+   the root, until it has ``widen`` visits);
 4. plays on to the end with the game's policy (the rollout);
 5. adds the world's reward, weighed by the world's weight, to every edge it took.
 
@@ -26,6 +27,12 @@ iteration is begun that the budget cannot fit (``SearchOptions.more``).
 
 A game plugs in through ``Game`` (a ``typing.Protocol``: any object with these methods);
 ``tests/test_ismcts.py`` has a tiny one whose right answers are known.
+
+Used by Truco's ``pimc`` (``tree=below``, the default): its plain search keeps the root,
+every candidate in every world (paired), and ``Tree.walk`` plans the seat's later bets
+below it. ISMCTS at the root as well (``search``, the worlds shared out among the
+candidates by UCB1) lost to that there (bots/truco/pimc.py's docstring has the figures),
+and a Ruff adapter on it gained nothing (branch ruff5, removed).
 """
 
 from __future__ import annotations
@@ -84,10 +91,22 @@ class Edge:
     available: int = 0  # iterations in which it was legal here (UCB1's count)
     weight: float = 0.0  # the worlds' weights, summed
     value: float = 0.0  # weighed rewards, summed
+    squares: float = 0.0  # weighed squared rewards, summed
 
     @property
     def mean(self) -> float:
         return self.value / self.weight if self.weight > 0 else 0.0
+
+    @property
+    def stderr(self) -> float:
+        """The mean's standard error, counting visits as if equally weighted (0 with
+        fewer than two), as ``bots.searching.Tally.stderr``."""
+        n = self.visits
+        if n < 2 or self.weight <= 0:
+            return 0.0
+        mean = self.mean
+        var = max(0.0, self.squares / self.weight - mean * mean) * n / (n - 1)
+        return math.sqrt(var / n)
 
 
 @dataclass
@@ -141,54 +160,56 @@ def ucb(edge: Edge, exploration: float) -> float:
 
 
 def select(node: Node[A], legal: Sequence[A], exploration: float, first: A | None) -> A:
-    """The action to take at ``node`` among ``legal``: ``first`` (the policy's) at a
-    node not yet visited, else UCB1's best, ties to the first in ``legal``."""
-    if first is not None and not any(e.visits for e in node.edges.values()):
+    """The action to take at ``node`` among ``legal``: ``first`` (the policy's) when
+    given, else UCB1's best, ties to the first in ``legal``."""
+    if first is not None:
         return first
     return max(legal, key=lambda a: ucb(node.edge(a), exploration))
 
 
-def search(
-    game: Game[S, A],
-    me: int,
-    draw: Callable[[random.Random], tuple[S, float]],
-    rng: random.Random,
-    more: Callable[[int], bool],
-    exploration: float = DEFAULT_EXPLORATION,
-) -> Result[A]:
-    """ISMCTS for seat ``me``, to move in every world ``draw(rng)`` gives (a world and its
-    weight, more than 0), while ``more(iterations so far)`` (``SearchOptions.more``); the
-    first iteration always runs. A ``draw`` that raises TimeoutError ends the search.
-    ``exploration`` is UCB1's constant, in the reward's units (about the spread of
-    one world's rewards)."""
-    tree: dict[tuple[Hashable, ...], Node[A]] = {}
-    root_actions: list[A] | None = None
-    done = 0
-    while more(done):
-        try:
-            state, weight = draw(rng)
-        except TimeoutError:
-            break
-        if root_actions is None:
-            root_actions = list(game.choices(state))
-            if not root_actions:
-                raise ValueError(f"seat {me} has no action to search")
+class Tree(Generic[S, A]):
+    """The searching seat's information sets met so far, and the walks that grow them:
+    ``search`` walks it from the root in a fresh world each iteration; a PIMC-style
+    caller can instead play each of its root candidates in every world itself (paired
+    over the same worlds) and walk the tree from there (``walk`` with the candidate's
+    key), so that its own later decisions are planned rather than the policy's."""
+
+    def __init__(
+        self,
+        game: Game[S, A],
+        me: int,
+        exploration: float = DEFAULT_EXPLORATION,
+        widen: int = 1,
+    ) -> None:
+        self.game = game
+        self.me = me
+        self.exploration = exploration
+        self.widen = widen
+        self.nodes: dict[tuple[Hashable, ...], Node[A]] = {}
+
+    def walk(
+        self, state: S, rng: random.Random, weight: float = 1.0, key: tuple[Hashable, ...] = ()
+    ) -> float:
+        """One iteration from ``state``, the searching seat's information set ``key``
+        (() for the root): down the tree, one new node, the rollout; the reward is added
+        to every edge taken, weighed by ``weight``, and returned."""
+        game, me, nodes = self.game, self.me, self.nodes
         path: list[Edge] = []
-        key: tuple[Hashable, ...] = ()
-        growing = True  # still in the tree: no new node added this iteration yet
+        growing = True  # still in the tree: no new node added this walk yet
         while (seat := game.actor(state)) is not None:
             legal = game.choices(state) if seat == me and growing else ()
             if len(legal) > 1:  # a decision of the searching seat's, in the tree
-                node = tree.get(key)
+                node = nodes.get(key)
                 if node is None:
-                    node = tree[key] = Node()
-                fresh = not any(e.visits for e in node.edges.values())
-                first = game.policy(state, rng) if fresh else None
-                action = select(node, legal, exploration, first if first in legal else None)
+                    node = nodes[key] = Node()
+                visits = sum(e.visits for e in node.edges.values())
+                lazy = not visits or (bool(key) and visits < self.widen)
+                first = game.policy(state, rng) if lazy else None
+                action = select(node, legal, self.exploration, first if first in legal else None)
                 for a in legal:
                     node.edge(a).available += 1
                 path.append(node.edge(action))
-                growing = not fresh  # one new node a walk; below it, the rollout
+                growing = visits > 0  # one new node a walk; below it, the rollout
             elif legal:
                 action = legal[0]  # forced: no node
             else:
@@ -202,8 +223,42 @@ def search(
             edge.visits += 1
             edge.weight += weight
             edge.value += weight * reward
+            edge.squares += weight * reward * reward
+        return reward
+
+
+def search(
+    game: Game[S, A],
+    me: int,
+    draw: Callable[[random.Random], tuple[S, float]],
+    rng: random.Random,
+    more: Callable[[int], bool],
+    exploration: float = DEFAULT_EXPLORATION,
+    widen: int = 1,
+) -> Result[A]:
+    """ISMCTS for seat ``me``, to move in every world ``draw(rng)`` gives (a world and its
+    weight, more than 0), while ``more(iterations so far)`` (``SearchOptions.more``); the
+    first iteration always runs. A ``draw`` that raises TimeoutError ends the search.
+    ``exploration`` is UCB1's constant, in the reward's units (about the spread of
+    one world's rewards). ``widen``: a node below the root plays the policy's choice
+    until it has been visited that often (at least once), and only then tries the
+    others by UCB1: with few iterations a deep node's every action tried once would
+    mostly add noise to the means above it (a rollout's own choice is the policy's)."""
+    tree = Tree(game, me, exploration, widen)
+    root_actions: list[A] | None = None
+    done = 0
+    while more(done):
+        try:
+            state, weight = draw(rng)
+        except TimeoutError:
+            break
+        if root_actions is None:
+            root_actions = list(game.choices(state))
+            if not root_actions:
+                raise ValueError(f"seat {me} has no action to search")
+        tree.walk(state, rng, weight)
         done += 1
     if root_actions is None:
         raise TimeoutError("no world was drawn")
-    root = tree.get((), Node())
-    return Result(actions=root_actions, root=root, iterations=done, nodes=len(tree))
+    root = tree.nodes.get((), Node())
+    return Result(actions=root_actions, root=root, iterations=done, nodes=len(tree.nodes))

@@ -15,7 +15,7 @@ import pytest
 from truco_helpers import act, match_with
 
 from arena.games.truco import sim
-from arena.games.truco.actions import MAZO, Call, Declare, Play
+from arena.games.truco.actions import MAZO, QUIERO, Call, Declare, Play
 from arena.games.truco.calls import EnvidoCall, TrucoCall
 from arena.games.truco.cards import Card
 from arena.games.truco.envido import EnvidoCount
@@ -143,7 +143,8 @@ def test_the_search_ends_once_one_candidate_is_left(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(pimc, "play_out", play_out)
     monkeypatch.setattr(Sampler, "sample", sample)
-    assert pimc.Bot(seed=1, samples=400).act(view, legal) == 0
+    # tree=off: the plain playout (``play_out``) after every candidate; the race is the same
+    assert pimc.Bot(seed=1, samples=400, tree="off").act(view, legal) == 0
     assert len(drawn) == pimc.RACE_FROM
 
 
@@ -257,15 +258,28 @@ def play_alike(match: TrucoMatch, bot: pimc.Bot, twin: pimc.Bot, moves: int = 12
 
 @pytest.mark.parametrize(
     ("seats", "options"),
-    [(4, {"bets": "guard"}), (6, {"model": "own"}), (6, {"learn": 0})],
-    ids=["guard", "own", "no-learn"],
+    [
+        (4, {"bets": "guard"}),
+        (6, {"model": "own"}),
+        (6, {"learn": 0}),
+        (6, {"tree": "off"}),
+    ],
+    ids=["guard", "own", "no-learn", "no-tree"],
 )
 def test_with_other_options_it_plays_legal_moves_that_repeat(
     seats: int, options: dict[str, Any]
 ) -> None:
-    """bets=guard, the playouts' old Envido model (model=own), and learn=0."""
+    """bets=guard, the playouts' old Envido model (model=own), learn=0, and the
+    plain playouts without the information-set tree (tree=off)."""
     match = TrucoMatch(TrucoRules(seats=seats), match_id="opts", seed="opts")
     play_alike(match, *(pimc.Bot(seed=4, samples=6, **options) for _ in range(2)))
+
+
+def test_by_default_its_later_decisions_are_planned_by_the_tree() -> None:
+    """The default is ``tree=below`` (the paired bench found it better at six seats, no
+    loss shown at two and four): it plays as ``tree=below``, decision for decision."""
+    match = TrucoMatch(TrucoRules(seats=4), match_id="tree", seed="tree")
+    play_alike(match, pimc.Bot(seed=6, samples=6), pimc.Bot(seed=6, samples=6, tree="below"))
 
 
 def test_by_default_it_searches_the_betting() -> None:
@@ -523,3 +537,48 @@ def test_learn_reads_a_card_a_table_player_would_not_follow_with(first: str, sig
     odds = [0.0, 0.0]
     pimc.card_evidence(match.view(0).current, -1, odds)
     assert odds[0] == 0 and odds[1] * sign > 0
+
+
+def test_an_unknown_tree_option_is_refused_in_one_line() -> None:
+    with pytest.raises(ValueError, match="tree='yes' is not one of off, below"):
+        pimc.Bot(tree="yes")
+
+
+def test_the_trees_game_searches_the_betting_below_the_root() -> None:
+    """tree=below: below the root the seat's card is the playouts' (``table_card``), its
+    calls and al mazo still searched; a declaration is the true number (R9); the horizon
+    is the end of the play, the reward the team's points less the other's."""
+    match = match_with("1E 7O 4C", "3B 2C 5O")
+    view = match.view(0)
+    state = sim.from_view(view, Sampler(view).sample(random.Random(1)))
+    game = pimc.TreeGame(0, 0, pimc.team_policy)
+    walk = pimc.Walk(state.copy(), 1)  # below the root
+    below = game.choices(walk)
+    assert [a for a in below if isinstance(a, Play)] == [pimc.table_card(state, 0)]
+    assert [a for a in below if not isinstance(a, Play)] == [
+        a for a in state.legal() if not isinstance(a, Play)
+    ]
+    walk.sim.step(Call(EnvidoCall.ENVIDO))
+    walk.sim.step(QUIERO)
+    assert game.choices(walk) == [Declare(state.envido[0])]  # ruling R9: its true number
+    while game.actor(walk) is not None:
+        walk = game.play(walk, game.policy(walk, random.Random(2)))
+    assert walk.sim.over and game.reward(walk) == walk.sim.points[0] - walk.sim.points[1]
+
+
+def test_tree_below_walks_every_candidate_in_every_world(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tree=below with ``samples=5``: the plain search's five worlds, each candidate
+    walked in each (paired; none dropped so early), each walk from the candidate's own
+    information set, below the root."""
+    walks: list[tuple[object, ...]] = []
+    walk = pimc.ismcts.Tree.walk
+
+    def spy(self: Any, state: Any, rng: Any, weight: float = 1.0, key: Any = ()) -> float:
+        walks.append(key)
+        return walk(self, state, rng, weight, key)
+
+    monkeypatch.setattr(pimc.ismcts.Tree, "walk", spy)
+    match = match_with("1E 7O 4C", "3B 2C 5O")
+    legal = match.legal_actions(0)
+    pimc.Bot(seed=1, samples=5, tree="below").act(match.view(0), legal)
+    assert sorted(map(str, walks)) == sorted(str(((0, a),)) for a in legal for _ in range(5))

@@ -47,6 +47,28 @@ first, P 0.9933 plain (the goal of 0.99 met on this seed) and 0.9807 duplicate (
 met), against 0.8319 and 0.8030 before the fixes and 0.8701 and 0.9155 with ``learn=0``;
 the tournaments' own spread on one seed is wide (bench/truco_strength.py's docstring).
 
+Its own later decisions are planned (``tree``, on by default since 2026-11-26): in
+plain PIMC the searching seat's later calls and answers in a playout are the policy's,
+so the search cannot value "call now, fold to a Retruco later" nor a raise by what it
+will do next. With ``tree=below`` each candidate is still played in every world (paired,
+the race below), but from there the playout walks an information-set tree
+(``bots.ismcts.Tree``, single-observer ISMCTS) shared across the worlds: a node is the
+searching seat's cards and the public actions since the decision (R14), and at its later
+calls, answers and al mazo UCB1 (``EXPLORATION``, 3 points) picks among the legal ones
+once the node has been visited ``WIDEN`` (8) times, the policy's choice before; its card
+there is the one ``policy`` plays (``table_card``), every other seat the playouts'
+policy (with what ``Reads`` learned). Measured on the same hands and history (figures
+in bench/truco_paired.py's docstring), both pimc seats on it: six seats +0.19 ± 0.09
+points a hand (1200 hands, the rule's two standard errors; +0.20 ± 0.08 over 1500,
+capped +0.17 ± 0.05), above all the team hands' Truco, where pimc had been level with
+shrewd (+0.17 ± 0.05 a team hand); four seats +0.28 ± 0.17 (600; capped +0.24 ± 0.09),
+two seats no loss shown (-0.06 ± 0.06, 900). In six-seat tournaments (seeds 30 and 31,
+plain and ``--duplicate``) P(better than shrewd) 0.9836, 0.9536, 0.9689 and 0.9981,
+against 0.9933, 0.9807, 0.8115 and 0.9400 without it (bench/truco_strength.py's
+docstring): first in all four, the goal met in one. It costs about a fifth more time a
+world (at the 50 ms budget, six seats, a median of 173 worlds a decision against 208;
+bench/truco_pimc_time.py).
+
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
 duel hand (R13) a playout ends with the searching seat's own duel, the later ones adding
@@ -64,7 +86,8 @@ taken as ``bots.truco.shrewd`` takes them, the search keeping the Envido and the
 another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard errors). The
 default is ``search``: at six seats, over three seeds, neither other choice proved
 better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
-default) or ``own`` (above); ``learn``, 1 (the default) or 0 (above). With ``samples``
+default) or ``own`` (above); ``learn``, 1 (the default) or 0 (above); ``tree``,
+``below`` (the default) or ``off`` (above). With ``samples``
 its play repeats exactly: a function of the position and, with ``learn=1``, of the
 views this process has served it of the match so far (``Reads``: a restarted bot has
 forgotten them; a match id repeated in a later run of the same process is read with
@@ -109,10 +132,22 @@ figures; each commit named holds the code as measured):
   duels; al mazo left out where it is dominated (it lost a little: played on, the
   search went on to raise the Truco on weak cards, the leak ``model=odds`` addressed).
 
-Information-set MCTS and regret minimisation over the betting were not tried (the
-session of 2026-11-26 that added ``learn`` spent its time on the opponent model instead:
-the field's heuristics do not adapt, so a best answer to a model of them, which the
-search is, is where a gain was likelier than in the equilibrium play those approach).
+* ``tree=bets`` and ``tree=all`` (commit fec17bc): ISMCTS at the root too
+  (``bots.ismcts.search``), for every decision with a Truco bet in it, or for every
+  decision (the cards below the root in the tree as well), the worlds shared out among
+  the candidates by UCB1 rather than every candidate played in every world: the root's
+  comparisons lose the pairing (the same world, the same random numbers) that makes
+  150 worlds enough. Both pimc seats on it, ``--history --shuffle``, 2026-11-26: six
+  seats ``tree=all`` -0.60 ± 0.30 points a hand (105 hands, stopped; Truco -0.44 ±
+  0.19), ``tree=bets`` +0.19 ± 0.16 (506; team hands +0.01 ± 0.23, duels +0.40 ± 0.21),
+  but two seats (``samples=300``, against shrewd) -0.30 ± 0.17 (300; capped -0.26 ±
+  0.08, Truco -0.19 ± 0.07).
+
+Regret minimisation over the betting was not tried (the session of 2026-11-26 that
+added ``learn`` spent its time on the opponent model instead: the field's heuristics do
+not adapt, so a best answer to a model of them, which the search is, is where a gain
+was likelier than in the equilibrium play those approach; the one after it, on
+information-set MCTS).
 """
 
 from __future__ import annotations
@@ -151,6 +186,7 @@ from arena.games.truco.cards import DECK, Card
 from arena.games.truco.envido import EnvidoCount
 from arena.games.truco.sampling import Sampler
 from arena.games.truco.view import PlayView, TrucoView
+from bots import ismcts
 from bots.searching import SearchOptions, clear_gain, decision_rng, search
 from bots.truco import shrewd
 from bots.truco.reading import STRONG_ENVIDO
@@ -452,14 +488,22 @@ def policy(state: sim.Sim, rng: Uniform, envido: bool = True) -> Action:
         if eq > 0.72 or (b.closed and eq > 0.3 and rng.random() < 0.1):
             return TRUCO_CALLS[b.level]
     hand = state.hands[seat]
+    if len(hand) > 1 and rng.random() < NOISE:
+        return sim.PLAYS[hand[int(rng.random() * len(hand))]]
+    return table_card(state, seat)
+
+
+def table_card(state: sim.Sim, seat: int) -> Action:
+    """The card ``policy`` plays when it plays no card at random: its strongest to lead,
+    else as ``follow`` says (R1, R4)."""
+    hand = state.hands[seat]
     if len(hand) == 1:
         return sim.PLAYS[hand[0]]
-    if rng.random() < NOISE:
-        return sim.PLAYS[hand[int(rng.random() * len(hand))]]
     strength = sim.STRENGTH
-    if not b.trick:
+    trick = state.bout.trick
+    if not trick:
         return sim.PLAYS[max(hand, key=strength.__getitem__)]
-    pick = follow([(s, strength[c]) for s, c in b.trick], seat, [strength[c] for c in hand])
+    pick = follow([(s, strength[c]) for s, c in trick], seat, [strength[c] for c in hand])
     return sim.PLAYS[next(c for c in hand if strength[c] == pick)]  # the first so strong
 
 
@@ -709,6 +753,70 @@ def noisy(move: Policy, noise: Sequence[float]) -> Policy:
 
 
 BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the docstring)
+TREES = ("off", "below")  # ``tree``: the searching seat's later decisions by ISMCTS or not
+EXPLORATION = 3.0  # tree: UCB1's constant, points (about one world's spread of a hand's points)
+WIDEN = 8  # tree: visits before a node below the root tries more than the policy's choice
+
+
+class Walk:
+    """``tree``: one world in the search, and how many moves were made in it since the
+    decision searched (0: the root)."""
+
+    __slots__ = ("sim", "moves")
+
+    def __init__(self, state: sim.Sim, moves: int = 0) -> None:
+        self.sim = state
+        self.moves = moves
+
+
+class TreeGame:
+    """``tree``: the Truco hand as ``bots.ismcts`` searches it for seat ``me``: the play in
+    progress to its end (in the six-seat duel hand, R13, the seat's own duel, as
+    ``play_out``), every other seat's move by ``move`` (the playouts' policy, with what
+    ``Reads`` learned), the seat's own declaration its true number (R9, as ``act``), and
+    every action seen by every seat (R14: calls, answers, cards and al mazo are public),
+    so an information set is the searching seat's cards and the public actions since the
+    decision searched. Below the root (the plain search's candidates), the seat's card is
+    the one ``policy`` plays (``table_card``), only its calls, answers and al mazo
+    searched. The reward is its team's points less the other team's."""
+
+    def __init__(self, me: int, cur: int, move: Policy) -> None:
+        self.me = me
+        self.team = me % 2
+        self.cur = cur
+        self.move = move
+
+    def actor(self, walk: Walk) -> int | None:
+        state = walk.sim
+        if state.over or state.cur != self.cur:
+            return None
+        return state.asked()[1]
+
+    def choices(self, walk: Walk) -> Sequence[Action]:
+        state = walk.sim
+        legal = state.legal()
+        asked, seat = state.asked()
+        if asked == sim.DECLARE:  # ruling R9: the true number, whenever legal
+            return [next((a for a in legal if isinstance(a, Declare)), SON_BUENAS)]
+        if asked == sim.PLAY and walk.moves:
+            card = table_card(state, seat)
+            return [a for a in legal if not isinstance(a, Play) or a == card]
+        return legal
+
+    def policy(self, walk: Walk, rng: random.Random) -> Action:
+        return self.move(walk.sim, rng)
+
+    def play(self, walk: Walk, action: Action) -> Walk:
+        walk.sim.step(action)
+        walk.moves += 1
+        return walk
+
+    def observe(self, walk: Walk, seat: int, action: Action) -> tuple[int, Action]:
+        return seat, action
+
+    def reward(self, walk: Walk) -> float:
+        points = walk.sim.points
+        return float(points[self.team] - points[1 - self.team])
 
 
 # How the playouts' seats bet: the Envido by their team's chance (``team_policy``), or
@@ -781,9 +889,13 @@ class Bot(BaseBot):
         bets: str = "search",
         model: str = "team",
         learn: bool = True,
+        tree: str = "below",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
+        if tree not in TREES:
+            raise ValueError(f"pimc: tree={tree!r} is not one of {', '.join(TREES)}")
+        self.tree = tree
         if model not in MODELS:
             raise ValueError(f"pimc: model={model!r} is not one of {', '.join(MODELS)}")
         self.move: Policy = MODELS[model]
@@ -833,6 +945,11 @@ class Bot(BaseBot):
         def weigh(world: object) -> float:
             return world[1] if self.read else 1.0  # type: ignore[index]
 
+        below: ismcts.Tree[Walk, Action] | None = None  # tree=below: its later decisions
+        if self.tree == "below":
+            game = TreeGame(view.seat, len(view.plays) - 1, move)
+            below = ismcts.Tree(game, view.seat, EXPLORATION, WIDEN)
+
         def score(world: object, rng: random.Random) -> list[float]:
             state = world[0]  # type: ignore[index]
             draws = [rng.random() for _ in range(DRAWS)]
@@ -843,6 +960,11 @@ class Bot(BaseBot):
                     continue
                 child = state.copy()
                 child.step(action)
+                if below is not None:
+                    walk, key = Walk(child, 1), ((view.seat, action),)
+                    crn = Draws(draws, rng)
+                    values.append(below.walk(walk, crn, weigh(world), key))  # type: ignore[arg-type]
+                    continue
                 points = play_out(child, Draws(draws, rng), move)
                 values.append(points[team] - points[1 - team])
             race.add(values, weigh(world))
