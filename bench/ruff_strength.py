@@ -141,6 +141,23 @@ duplicate at the same seed); single 2 pimc first, 156 / 139, 10.85 / 10.14, P 0.
 (0.8320): not met; single 4 pimc first, 94 / 93, 9.33 / 9.00, P 0.6997 (0.8041): not
 met (0.9931 at seed 30). Plain 200-round runs swing this much with the seed in every form;
 deal for deal the edge is +1 to +1.3 points (bench/ruff_duplicate.py).
+
+Why single 3 at seed 31 duplicate reads level (2026-11-26, main at e644b52, the bot
+unchanged; ``python bench/ruff_strength.py --form single-3 --seed 31 --duplicate --results
+DIR``, 72 s on an idle machine): pimc first, 9.50 against 9.45 points a deal, P 0.5374, as
+before. Read from its matches.jsonl, block by block at the 33 tables where pimc and sharp
+sit together: on the deals every rotation of the block played (deals 1 to L, L the
+shortest rotation's), pimc scored +1.00 a deal more than sharp (294 deals; the blocks'
+sums give z = 2.4); on the deals only the longer rotations reached, -4.1 a deal (81
+deals, z = -3.3). Not a weakness late in the set: deal for deal, once a side stands within
+14 points of it (``python bench/ruff_duplicate.py --form single --seats 3 --deals 200
+--late 14``), pimc gains +0.93 +- 0.21 a deal beside two sharps and +1.04 +- 0.21 beside
+steady and random (``--others steady,random``). A rotation goes on longest where the
+weaker bot holds the good hands (it is slower to reach 52), so the deals past the
+shortest rotation mostly score for it: in a match to a target, a duplicate block's points
+a deal are pressed together by the target. Rating a block on the deals all its rotations
+played (bridge's boards) would show the edge; it is the next step for the leaderboard
+(issue 29), not made yet.
 """
 
 from __future__ import annotations
