@@ -153,8 +153,9 @@ deals, z = -3.3). Not a weakness late in the set: deal for deal, once a side sta
 14 points of it (``python bench/ruff_duplicate.py --form single --seats 3 --deals 200
 --late 14``), pimc gains +0.93 +- 0.21 a deal beside two sharps and +1.04 +- 0.21 beside
 steady and random (``--others steady,random``). A rotation goes on longest where the
-weaker bot holds the good hands (it is slower to reach 52), so the deals past the
-shortest rotation mostly score for it: in a match to a target, a duplicate block's points
+weaker bot holds the good hands (it is slower to reach 52; sharp won 32 of the 50
+rotations longer than their block's shortest, pimc 13), so the deals past the shortest
+rotation mostly score for it: in a match to a target, a duplicate block's points
 a deal are pressed together by the target. Rating a block on the deals all its rotations
 played (bridge's boards) would show the edge; it is the next step for the leaderboard
 (issue 29), not made yet.
