@@ -26,6 +26,7 @@ from typing import Any
 import bots.truco.pimc as pimc
 from arena.games.registry import make_game
 from arena.games.truco.rules import TrucoRules
+from arena.play.loading import BotLoadError, instantiate, split_options
 from arena.play.tournament import MatchContext, play_match
 from bots.truco import bot_class
 
@@ -41,13 +42,12 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=3)
     parser.add_argument("--pimc", default="", help="pimc's options, e.g. budget=0.05:tree=below")
     args = parser.parse_args()
-    options: dict[str, Any] = {}
-    for part in filter(None, args.pimc.split(":")):
-        key, _, value = part.partition("=")
-        if key == "budget":
-            options[key] = float(value)
-        else:  # samples, learn ... are whole numbers; tree, bets, model are words
-            options[key] = int(value) if value.lstrip("-").isdigit() else value
+    spec = ":".join(filter(None, ("pimc", args.pimc)))
+    try:  # the arena's own reading of bot options (their types, a bad one named)
+        _, options = split_options(spec)
+        instantiate(pimc.Bot, "0", spec, options)
+    except BotLoadError as exc:
+        raise SystemExit(f"--pimc: {exc}") from None
     times: list[float] = []
     worlds: list[float] = []
     search, act = pimc.search, pimc.Bot.act
@@ -71,7 +71,7 @@ def main() -> None:
     started = time.perf_counter()
     for m in range(args.matches):
         bots = [
-            pimc.Bot(seed=s, **options) if s % 2 == 0 else bot_class("shrewd")()
+            instantiate(pimc.Bot, str(s), spec, options) if s % 2 == 0 else bot_class("shrewd")()
             for s in range(args.seats)
         ]
         names = [f"s{s}" for s in range(args.seats)]

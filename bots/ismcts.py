@@ -15,7 +15,11 @@ sets, keyed by what it has observed since the decision being searched; each iter
    move is drawn from the game's policy (an opponent model, not a tree of its own);
 3. adds the first information set of the searching seat not yet in the tree, and plays
    it first by the policy's choice (a node seen once plays as the playout would; below
-   the root, until it has ``widen`` visits);
+   the root, until it has ``widen`` visits) when that choice is among the actions
+   ``choices`` offers; when it is not (Truco's tree offers one card, the table's, and
+   its policy plays a random card now and then), UCB1 picks, an untried action first.
+   That is how Truco's figures were measured; playing an offered default instead is
+   untried;
 4. plays on to the end with the game's policy (the rollout);
 5. adds the world's reward, weighed by the world's weight, to every edge it took.
 
@@ -91,22 +95,10 @@ class Edge:
     available: int = 0  # iterations in which it was legal here (UCB1's count)
     weight: float = 0.0  # the worlds' weights, summed
     value: float = 0.0  # weighed rewards, summed
-    squares: float = 0.0  # weighed squared rewards, summed
 
     @property
     def mean(self) -> float:
         return self.value / self.weight if self.weight > 0 else 0.0
-
-    @property
-    def stderr(self) -> float:
-        """The mean's standard error, counting visits as if equally weighted (0 with
-        fewer than two), as ``bots.searching.Tally.stderr``."""
-        n = self.visits
-        if n < 2 or self.weight <= 0:
-            return 0.0
-        mean = self.mean
-        var = max(0.0, self.squares / self.weight - mean * mean) * n / (n - 1)
-        return math.sqrt(var / n)
 
 
 @dataclass
@@ -223,7 +215,6 @@ class Tree(Generic[S, A]):
             edge.visits += 1
             edge.weight += weight
             edge.value += weight * reward
-            edge.squares += weight * reward * reward
         return reward
 
 

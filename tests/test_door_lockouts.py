@@ -397,16 +397,14 @@ def test_the_referee_pings_a_quiet_bot_and_cuts_it_off_once_it_stops_answering(
         until(lambda: relay.count("client acks") >= 3, what="three pings answered")
         assert connected(h, "bot0") and relay.count("goaways") == 0
         relay.frozen.set()
-        frozen_at = time.monotonic()
+        # Pinged within 0.5 s of its last sign of life, cut 1 s after an unanswered
+        # ping: the event waited for, with a bound only against a hang (inside the
+        # 30 s grace even so).
         until(lambda: not connected(h, "bot0"), 20, "the frozen bot to be cut off")
-        cut_after = time.monotonic() - frozen_at
         assert h.call(lambda: entrant(h, "bot0").gone_since is not None)  # grace runs
     finally:
         stream.close()
         relay.close()
-    # Pinged within 0.5 s of its last sign of life, cut 1 s after an unanswered ping; the
-    # bound leaves room for a loaded machine and is still well inside the 30 s grace.
-    assert cut_after < 10.0, cut_after
 
 
 def test_a_client_that_pings_every_10_s_as_advised_is_never_struck(
@@ -465,10 +463,11 @@ def test_a_bot_deciding_within_its_time_is_never_cut_for_a_late_ping_answer() ->
     assert slow["grpc.keepalive_timeout_ms"] == slow["grpc.http2.ping_timeout_ms"] == 21000
 
 
-def test_the_edge_drops_a_vanished_client_host_inside_the_grace_period(tmp_path: Path) -> None:
+def test_the_edge_listens_with_tcp_keepalive_inside_the_grace_period(tmp_path: Path) -> None:
     """Behind ``arena edge`` the referee's pings reach nginx, which answers them itself:
-    a client host that vanished is dropped by TCP keepalive on the edge's listener
-    instead, within 15 s; nginx accepts the configuration."""
+    the edge's listener keeps TCP keepalive instead, whose probes (on a connection with
+    nothing in flight) take less than the grace period; nginx accepts the configuration.
+    (Dropping a client host needs root: not done here.)"""
     limits = EdgeLimits()
     conf = nginx_config("127.0.0.1:50051", "unix:/run/arena.sock", tmp_path, limits=limits)
     assert "listen 127.0.0.1:50051 so_keepalive=5s:5s:2;" in conf

@@ -188,18 +188,3 @@ def test_a_tree_walked_below_a_paired_root_plans_the_later_decisions() -> None:
     assert late["plan"] / 500 > 0.8  # planned: its answer matches what was shown
     assert () not in tree.nodes  # the root is the caller's, not the tree's
     assert len(tree.nodes) == 2  # the two information sets after "plan": x or y shown
-
-
-def test_an_edge_keeps_its_means_standard_error() -> None:
-    edge = ismcts.Edge()
-    for reward in (1.0, -1.0, 1.0, -1.0):
-        edge.visits += 1
-        edge.weight += 1.0
-        edge.value += reward
-        edge.squares += reward * reward
-    assert edge.mean == 0.0
-    assert edge.stderr == pytest.approx((4 / 3) ** 0.5 / 2)  # sample sd 2/sqrt(3), over sqrt(4)
-    result = run(Guess(safe=0.3), samples=400)
-    risky = result.root.edges["risky"]
-    n = risky.visits  # rewards of +-1: a standard deviation of 1 at most
-    assert 0 < risky.stderr <= (1 / (n - 1)) ** 0.5

@@ -62,8 +62,10 @@ class EdgeLimits:
     idle_seconds: int = 10  # a connection with no stream
     header_seconds: int = 10  # the handshake and a call's headers
     # TCP keepalive on the clients' connections: a client host that vanished (powered
-    # off, network gone) is dropped after a quiet keepalive_idle_seconds and this many
-    # unanswered probes, 15 s, inside the grace period (30 s by default). The referee's
+    # off, network gone) while nothing was in flight to it is dropped after a quiet
+    # keepalive_idle_seconds and this many unanswered probes, 15 s, inside the grace
+    # period (30 s by default); with data in flight the kernel's retransmission timeout
+    # rules instead (tcp_retries2: minutes), and the seat times out meanwhile. The referee's
     # own HTTP/2 keepalive pings (arena.referee.limits) reach nginx, which answers them
     # itself and sends clients none: behind the edge a bot whose process hangs on a live
     # host is not cut by pings (its kernel answers TCP probes). Its restarted copy takes

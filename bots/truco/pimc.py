@@ -66,8 +66,8 @@ two seats no loss shown (-0.06 ± 0.06, 900). In six-seat tournaments (seeds 30 
 plain and ``--duplicate``) P(better than shrewd) 0.9836, 0.9536, 0.9689 and 0.9981,
 against 0.9933, 0.9807, 0.8115 and 0.9400 without it (bench/truco_strength.py's
 docstring): first in all four, the goal met in one. It costs about a fifth more time a
-world (at the 50 ms budget, six seats, a median of 173 worlds a decision against 208;
-bench/truco_pimc_time.py).
+world (at the 50 ms budget a median of 161 worlds a decision against 188 at six seats,
+169 against 232 at four; bench/truco_pimc_time.py's docstring).
 
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
