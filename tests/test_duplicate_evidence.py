@@ -5,7 +5,6 @@ same deals and their cards' luck cancels in their sum (``PointsEvidence``)."""
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -93,62 +92,3 @@ def test_bots_tested_as_bots_also_count_a_duplicate_block_as_one_unit() -> None:
     assert found is not None and unblocked is not None
     assert found[0] == pytest.approx(unblocked[0])
     assert found[1] < unblocked[1] / 5
-
-
-def target_blocks(blocks: int, seed: int) -> list[dict[str, Any]]:
-    """Blocks at one table of two seats (a one point a deal better than b) played as
-    matches to a target: a rotation goes on longer where b holds the good hand, and the
-    deals only it reaches score for b (bench/ruff_strength.py found this in Ruff): b
-    takes 5 points in each of them."""
-    rnd = random.Random(seed)
-    out = []
-    for block in range(blocks):
-        deals = [[rnd.gauss(0.0, 10.0), rnd.gauss(0.0, 10.0)] for _ in range(3)]
-        for turn in range(2):
-            points = [[round(luck[turn % 2] + 1.0), round(luck[(1 + turn) % 2])] for luck in deals]
-            if (block + turn) % 2:  # the longer rotation: two deals more, b's
-                points += [[0, 5], [0, 5]]
-            rec = with_deals(record(["a", "b"], [0, 0], round=2 * block + turn + 1), points)
-            rec["block"], rec["rotation"] = block + 1, turn
-            out.append(rec)
-    return out
-
-
-def test_a_block_is_rated_on_the_deals_all_its_rotations_played() -> None:
-    blocks = target_blocks(20, seed=7)
-    shared = [{**r, "deal_points": r["deal_points"][:3]} for r in blocks]
-    ratings, on_shared = rated(blocks), rated(shared)
-    assert ratings.gap("a", "b") == pytest.approx(on_shared.gap("a", "b"))
-    assert ratings.prob_better("a", "b") > 0.99  # the shared hands show a's point a deal
-    every_deal = Ratings(replace(DEFAULT_PARAMS, common_deals=False))
-    every_deal.rate_all(blocks)
-    assert every_deal.prob_better("a", "b") < 0.5  # the longer rotations' deals bury it
-
-
-def test_a_block_that_does_not_fit_together_is_rated_match_by_match() -> None:
-    """A block cut short (--rounds) or with an offender is rated record by record, every
-    deal; the other blocks on their shared deals."""
-    blocks = target_blocks(4, seed=8)
-
-    def trimmed(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [{**r, "deal_points": r["deal_points"][:3]} for r in records]
-
-    cut = blocks[:-1]  # the last block never completed
-    ratings = Ratings(DEFAULT_PARAMS)
-    for r in cut:
-        ratings.rate_match(r)
-    assert ratings.pending() == 1  # held: its other rotation may still come
-    ratings.flush()
-    assert ratings.pending() == 0
-    expected = Ratings(replace(DEFAULT_PARAMS, common_deals=False))
-    expected.rate_all([*trimmed(cut[:-1]), cut[-1]])
-    assert ratings.gap("a", "b") == pytest.approx(expected.gap("a", "b"))
-    assert ratings.rating("a").mu == pytest.approx(expected.rating("a").mu)
-
-    offended = [dict(r) for r in blocks]
-    offended[0]["disqualified"] = [False, True]  # a fallback played b's seat
-    ratings = rated(offended)
-    expected = Ratings(replace(DEFAULT_PARAMS, common_deals=False))
-    expected.rate_all([*offended[:2], *trimmed(offended[2:])])
-    assert ratings.gap("a", "b") == pytest.approx(expected.gap("a", "b"))
-    assert ratings.rating("b").mu == pytest.approx(expected.rating("b").mu)

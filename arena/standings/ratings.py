@@ -61,17 +61,6 @@ class RatingParams:
     # the cards cancels. A block is rated when its last rotation is; one that never
     # completes (cut by --rounds) is rated deal by deal at the end (``flush``).
     boards: bool = False
-    # In a duplicate run rated by points (``unit="points"``, not ``boards``), rate each
-    # complete block on the deals every one of its rotations played (1 to the shortest
-    # rotation's last): on those the rotations held the same hands, so the cards' luck
-    # cancels in the block's sum. In a match to a target (Truco, Ruff) the rotations end
-    # after different numbers of deals, and the deals only the longer ones reached are
-    # not shared: whoever is slower to reach the target holds the good hands there, so
-    # they score for the weaker bot (bench/ruff_strength.py: single 3 at seed 31, +1.00 a
-    # deal for pimc on the shared deals, -4.1 on the others, level in all). A block is
-    # rated when its last rotation is; one that never completes, or whose rotations do
-    # not fit together (an offender, other seats), is rated match by match (``flush``).
-    common_deals: bool = True
     # Margin-aware deal ranks: within a deal, seats whose points differ by no more than
     # ``margin`` from the next better seat share its rank (a draw): a point or two in a
     # deal says little of skill. 0: only equal points draw.
@@ -649,9 +638,10 @@ def variance_unit(record: Mapping[str, Any]) -> tuple[Hashable, bool]:
     whether the match closes it: the match itself, or in a duplicate run (``block`` and
     ``rotation``) the block at its table, closed by its last rotation. A block's
     rotations play the same deals, so their cards' luck cancels in their sum, and
-    counting them apart would keep it in the measured variance. One assumption, stated
-    in docs/results.md: the tables of one block, which deal the same hands, count apart.
-    (The deals only some rotations reached are not rated: ``RatingParams.common_deals``.)"""
+    counting them apart would keep it in the measured variance. Two assumptions, both
+    stated in docs/results.md: the tables of one block, which deal the same hands, count
+    apart; and where matches end after different numbers of deals at different rotations
+    (a match to a target), the luck of the deals not every rotation reached stays in."""
     block, turn = record.get("block"), record.get("rotation")
     if isinstance(block, int) and isinstance(turn, int):
         return (block, record.get("table")), turn == len(record["seats"]) - 1
@@ -955,16 +945,11 @@ class Ratings:
             raise RatingError(f"{where}: teams {teams} include an empty team")
         if len(teams) < 2:
             raise RatingError(f"{where}: a match needs two teams to be rated")
-        boards = self._on_boards(record, where)
-        if boards or self._on_common(record, where):
+        if self._on_boards(record, where):
             place = (int(record["block"]), int(record["table"]))
             self._blocks.setdefault(place, []).append(record)
             if record.get("rotation") == len(seats) - 1:
-                block = self._blocks.pop(place)
-                if boards:
-                    self._rate_boards(block)
-                else:
-                    self._rate_common(block)
+                self._rate_boards(self._blocks.pop(place))
             return
         self._rate_record(record, where)
 
@@ -989,41 +974,6 @@ class Ratings:
             and all(len(team) == 1 for team in record["teams"])
             and self._rates_deals(record, where)
         )
-
-    def _on_common(self, record: Mapping[str, Any], where: str) -> bool:
-        """Whether the record waits for its duplicate block to be rated on the deals all
-        its rotations played (``RatingParams.common_deals``)."""
-        return (
-            self.params.common_deals
-            and self.params.unit == "points"
-            and isinstance(record.get("block"), int)
-            and isinstance(record.get("rotation"), int)
-        )
-
-    def _rate_common(self, block: Sequence[Mapping[str, Any]]) -> None:
-        """Rate a complete block at one table by points on the deals every rotation
-        played (``RatingParams.common_deals``), rotation by rotation, the block one unit of
-        ``PointsEvidence``. A block whose matches do not fit together (a rotation missing,
-        other seats, a seat disqualified or forfeiting, no deal points) is rated match by
-        match, every deal."""
-        seats = block[0]["seats"]
-        by_rotation = sorted(block, key=lambda r: int(r["rotation"]))
-        fits = [int(r["rotation"]) for r in by_rotation] == list(range(len(seats))) and all(
-            r["seats"] == seats
-            and rated_by_points(r)
-            and self._rates_deals(r, f"match {r.get('match')!r}")
-            for r in by_rotation
-        )
-        if not fits:
-            for record in by_rotation:
-                self._rate_record(record, f"match {record.get('match')!r}")
-            return
-        shared = min(len(r["deal_points"]) for r in by_rotation)
-        for record in by_rotation:
-            cut = {**record, "deal_points": record["deal_points"][:shared]}
-            if record.get("deal_luck") is not None:
-                cut["deal_luck"] = record["deal_luck"][:shared]
-            self._rate_record(cut, f"match {record.get('match')!r}")
 
     def _rate_boards(self, block: Sequence[Mapping[str, Any]]) -> None:
         """Rate a complete block at one table board by board: for each deal and hand, the
