@@ -148,17 +148,29 @@ DIR``, 72 s on an idle machine): pimc first, 9.50 against 9.45 points a deal, P 
 before. Read from its matches.jsonl, block by block at the 33 tables where pimc and sharp
 sit together: on the deals every rotation of the block played (deals 1 to L, L the
 shortest rotation's), pimc scored +1.00 a deal more than sharp (294 deals; the blocks'
-sums give z = 2.4); on the deals only the longer rotations reached, -4.1 a deal (81
-deals, z = -3.3). Not a weakness late in the set: deal for deal, once a side stands within
-14 points of it (``python bench/ruff_duplicate.py --form single --seats 3 --deals 200
---late 14``), pimc gains +0.93 +- 0.21 a deal beside two sharps and +1.04 +- 0.21 beside
-steady and random (``--others steady,random``). A rotation goes on longest where the
-weaker bot holds the good hands (it is slower to reach 52; sharp won 32 of the 50
-rotations longer than their block's shortest, pimc 13), so the deals past the shortest
-rotation mostly score for it: in a match to a target, a duplicate block's points
-a deal are pressed together by the target. Rating a block on the deals all its rotations
-played (bridge's boards) would show the edge; it is the next step for the leaderboard
-(issue 29), not made yet.
+sums give z = 2.4); on the deals only the longer rotations reached, -4.11 a deal (81
+deals, z = -3.3; sharp won 32 of those 50 longer rotations, pimc 13). Not a weakness late
+in the set: deal for deal, once a side stands within 14 points of it (``python
+bench/ruff_duplicate.py --form single --seats 3 --deals 200 --late 14``), pimc gains +0.93
++- 0.21 a deal beside two sharps and +1.04 +- 0.21 beside steady and random (``--others
+steady,random``). Nor a bias of those deals: at seed 30 they ran the other way (single 3,
++3.00 a deal, z = +2.2, against +0.40 on the shared deals), and in the other forms they
+are level with the shared deals within their noise. They are simply not shared: their
+cards' luck does not cancel, and at seed 31 it fell to sharp.
+
+Tried and not kept (the same day, branch tidy at 3bc8e3e, reverted): rating each complete
+duplicate block on the deals all its rotations played (``RatingParams.common_deals``).
+Every form, seeds 30 and 31, ``--duplicate``, P(pimc better than sharp), the rule on
+(as played before it): double 0.9509 (0.9591) and 0.9977 (0.9909); single 2 1.0000
+(0.9968) and 1.0000 (0.9980); single 3 0.9911 (0.9952) and 0.9828 (0.5084); single 4
+0.9959 (0.9873) and 0.9996 (0.9958): Ruff keeps 75 to 90% of its deals that way and
+gains. But Truco at six seats keeps only half of its hands (six rotations, the shortest
+of them ends a block's shared hands): ``python bench/truco_strength.py --seats 6 --pimc
+pimc:samples=150 --seed S --duplicate`` gave P(pimc better than the better shrewd)
+0.4476 at seed 30 (shrewd first) and 0.9187 at seed 31, against 0.9536 and 0.9981 as
+played. Dropping the unshared deals loses more than their luck costs where a block has
+many rotations; weighing them by their own (larger) noise in ``PointsEvidence``, rather
+than dropping them, is the version still to try.
 """
 
 from __future__ import annotations
