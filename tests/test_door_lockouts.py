@@ -530,6 +530,42 @@ def test_the_sdk_refused_as_already_connected_waits_for_the_old_connection_to_en
     assert outcome == {"error": None}
 
 
+def test_the_node_bot_refused_as_already_connected_waits_for_the_old_connection_to_end(
+    host: Callable[..., Hosted], js_node_modules: Path, tmp_path: Path
+) -> None:
+    """The reference Node bot (bots/js/bot.js) as the SDK above: restarted with only its
+    token while its predecessor's connection is open, it waits, then is welcomed."""
+    h = host(tokens=TOKENS)
+    old = Stream(h.address, hello("tok-0"))
+    log = tmp_path / "js.log"
+    assert old.recv().HasField("welcome")
+    bot = Path(__file__).resolve().parents[1] / "bots" / "js" / "bot.js"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            ["node", str(bot), "--connect", h.address, "--token", "tok-0", "--name", "js"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+
+    def refused() -> bool:
+        return any("ALREADY_EXISTS" in r for r in h.call(lambda: list(h.referee.refusals)))
+
+    try:
+        try:
+            until(refused, what="the restarted bot refused while the old connection is open")
+        finally:
+            old.close()  # as the keepalive would end it
+        until(lambda: h.call(lambda: entrant(h, "bot0").bot_name) == "js",
+              what="the restarted bot welcomed")  # fmt: skip
+        h.run(h.referee.goodbye())
+        assert proc.wait(timeout=30) == 0, log.read_text()
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=10)
+    assert "waiting for that connection to end" in log.read_text(), log.read_text()
+
+
 def test_a_second_running_copy_of_an_sdk_bot_gives_up_saying_why(
     host: Callable[..., Hosted],
 ) -> None:

@@ -465,17 +465,29 @@ async function main() {
     const name = Object.keys(grpc.status).find((k) => grpc.status[k] === status.code);
     // RESOURCE_EXHAUSTED after a Welcome is a cut-off, not a refusal: we may come back.
     const cut = welcomed && status.code === grpc.status.RESOURCE_EXHAUSTED;
-    if (FATAL.has(status.code) && !cut) {
+    // ALREADY_EXISTS to a hello: the entrant's connection is still open. It may be this
+    // bot's own predecessor, hung, which the referee's keepalive pings cut within seconds:
+    // wait for that, up to RETRY_FOR_MS, then give up (a second copy that is really
+    // running never gets in). After a Welcome it means another connection took this
+    // entrant over: final. (As arena/sdk.py; docs/protocol.md §6.)
+    const held = status.code === grpc.status.ALREADY_EXISTS ? `${name}: ${status.details}` : "";
+    const waiting = held !== "" && !welcomed;
+    if (FATAL.has(status.code) && !cut && !waiting) {
       log(`error: the referee refused this bot: ${name}: ${status.details}`);
       return 1;
     }
     if (welcomed) [giveUpAt, delay] = [Date.now() + RETRY_FOR_MS, 100]; // it was up: start over
     if (Date.now() > giveUpAt) {
-      log(`error: cannot reach the referee at ${opts.connect} for ${RETRY_FOR_MS / 1000} s`);
+      if (held) log(`error: the referee refused this bot: ${held}`);
+      else log(`error: cannot reach the referee at ${opts.connect} for ${RETRY_FOR_MS / 1000} s`);
       return 1;
     }
-    const what = welcomed ? "lost" : "failed";
-    log(`connection to ${opts.connect} ${what} (${name}: ${status.details}); retrying`);
+    if (waiting) {
+      log("the referee says this entrant is already connected; waiting for that connection to end");
+    } else {
+      const what = welcomed ? "lost" : "failed";
+      log(`connection to ${opts.connect} ${what} (${name}: ${status.details}); retrying`);
+    }
     await new Promise((r) => setTimeout(r, delay));
     delay = Math.min(delay * 2, 2000);
   }
