@@ -33,6 +33,15 @@ def open_private(path: Path, mode: str) -> IO[str]:
     return os.fdopen(os.open(path, flags, PRIVATE_FILE), mode, encoding="utf-8")
 
 
+def write_secret(path: Path, text: str) -> None:
+    """Write ``text`` to ``path``, its owner's alone even where a file left there had
+    another mode: a run's secret, the tokens (every hand, or another entrant's seat)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
+    os.fchmod(fd, PRIVATE_FILE)  # os.open's mode applies only to a file it creates
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
 def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` via a new file in the same directory, then rename it over ``path``:
     a reader never sees half a file, and two writers never share a temporary. The file

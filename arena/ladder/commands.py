@@ -7,7 +7,6 @@ loses only the matches in play.
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -255,7 +254,7 @@ def export_results(store: Store, target: Path, *, with_secret: bool = False) -> 
     (in the order the matches finished, which is their ``round``). The replays hold every
     hand, so a directory made here is its owner's alone (0700) and the two line files are
     created 0600 (docs/ladder.md, "What is public")."""
-    from arena.core.files import open_private, private_dir
+    from arena.core.files import open_private, private_dir, write_secret
     from arena.standings.results import dumps
 
     private_dir(target)
@@ -289,8 +288,5 @@ def export_results(store: Store, target: Path, *, with_secret: bool = False) -> 
         },
     )
     if with_secret:
-        fd = os.open(target / SECRET, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        os.fchmod(fd, 0o600)  # a secret is the owner's alone, whatever a file left there had
-        with os.fdopen(fd, "w", encoding="ascii") as f:
-            f.write(store.secret() + "\n")
+        write_secret(target / SECRET, store.secret() + "\n")
     return count

@@ -29,6 +29,7 @@ from typing import Any
 
 from arena import __version__
 from arena.bot import Bot
+from arena.core.files import private_dir, write_secret
 from arena.core.seeding import bot_seed, new_secret, seeded_secret
 from arena.games.registry import REGISTRY, Game, game_entry
 from arena.play.botgames import check_plays
@@ -39,7 +40,6 @@ from arena.standings.results import (
     SECRET,
     TOURNAMENT,
     ResultsDirError,
-    private_dir,
     read_jsonl,
 )
 from arena.standings.settle import MARGIN, UntilSettled
@@ -538,10 +538,7 @@ def save_secret(config: RunConfig, directory: Path, secret: str) -> None:
     that ``--resume`` deals on as the run would have (a seeded run has none to keep)."""
     if config.seed is not None:
         return
-    fd = os.open(directory / SECRET, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    os.fchmod(fd, 0o600)  # a file left by an earlier start keeps its mode otherwise
-    with os.fdopen(fd, "w", encoding="ascii") as f:
-        f.write(secret + "\n")
+    write_secret(directory / SECRET, secret + "\n")
 
 
 def finished_matches(directory: Path) -> list[dict[str, Any]]:
@@ -589,9 +586,7 @@ def write_tokens(path: Path, tokens: dict[str, str]) -> None:
         f"{name} {token}\n" for token, name in tokens.items()
     )
     private_dir(path.parent)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
+    write_secret(path, text)
 
 
 def parse_bots(values: Sequence[str]) -> list[str]:
