@@ -29,6 +29,7 @@ from typing import Any
 
 import grpc
 import pytest
+from test_attacks import RawBot
 from test_grpc import Hosted, Stream, hello, refusal
 
 from arena import sdk
@@ -206,33 +207,6 @@ def test_in_an_open_tournament_a_seated_bot_comes_back_and_a_newcomer_waits(
 # ------------------------------------------------------------------------------ F2
 
 
-class IndexZero(threading.Thread):
-    """A raw bot: answers every decision request with index 0 (always legal)."""
-
-    def __init__(self, address: str, first: pb.PlayRequest) -> None:
-        super().__init__(daemon=True)
-        self.stream = Stream(address, first)
-        self.welcome: pb.Welcome | None = None
-        self.status: grpc.StatusCode | None = None
-
-    def run(self) -> None:
-        try:
-            for msg in self.stream.call:
-                if msg.HasField("welcome"):
-                    self.welcome = msg.welcome
-                elif msg.HasField("decision_request"):
-                    answer = pb.PlayRequest()
-                    answer.answer.request_id = msg.decision_request.request_id
-                    answer.answer.index = 0
-                    self.stream.send(answer)
-                elif msg.HasField("tournament_over"):
-                    break
-        except grpc.RpcError as exc:
-            self.status = exc.code()
-        finally:
-            self.stream.close()
-
-
 def start_match(h: Hosted, deals: int) -> Future[MatchOutcome]:
     async def play() -> MatchOutcome:
         await wait_for_entrants(h.referee, len(h.referee.entrants), [], 30)
@@ -259,8 +233,8 @@ def test_a_reconnect_token_takes_over_from_a_connection_that_stopped_reading(
     disconnect (no strike), and the match finishes with the new connection playing."""
     h = host(tokens=TOKENS, decision_timeout=60.0)  # no timeout can come first
     hung = Stream(h.address, hello("tok-0"))
-    others = [IndexZero(h.address, hello(token)) for token in list(TOKENS)[1:]]
-    taker: IndexZero | None = None
+    others = [RawBot(h.address, hello(token)) for token in list(TOKENS)[1:]]
+    taker: RawBot | None = None
     try:
         credential = hung.recv().welcome.reconnect_token
         for bot in others:
@@ -273,10 +247,10 @@ def test_a_reconnect_token_takes_over_from_a_connection_that_stopped_reading(
         assert err.code() is grpc.StatusCode.ALREADY_EXISTS, err.details()
         assert "already connected" in (err.details() or "")
         assert "reconnect_token" in (err.details() or "")  # it says how to take over
-        taker = IndexZero(h.address, hello("tok-0", name="copy", reconnect_token=credential))
+        taker = RawBot(h.address, hello("tok-0", name="copy", reconnect_token=credential))
         taker.start()
         outcome = match.result(60)
-        assert taker.welcome is not None and taker.welcome.entrant == "bot0"
+        assert taker.received and taker.welcome.entrant == "bot0"
         # The hung stream, read now: what was queued for it, then the end and why.
         with pytest.raises(grpc.RpcError) as ended:
             while True:
