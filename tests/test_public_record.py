@@ -166,6 +166,30 @@ def test_a_public_record_names_only_cards_another_seat_saw(
         assert hidden > 0
 
 
+@pytest.mark.parametrize(("game", "options"), CONFIGS, ids=lambda x: str(x))
+def test_the_bots_deal_summary_shows_only_what_the_public_record_keeps(
+    game: str, options: dict[str, Any]
+) -> None:
+    """One notion of what is public: the summary every bot gets at a deal's end
+    (``Game.deal_summary``, the ``PUBLIC_*_KEYS`` of each game's replay.py) is a
+    selection of the public record's keys (``GameEntry.public_record``, each game's
+    public.py), each exactly as the public record shows it, so nothing that the ladder
+    hides from everyone reaches a bot, and the two cannot drift apart unnoticed."""
+    entry = REGISTRY[game]
+    public = entry.public_record
+    assert public is not None
+    built = entry.build({**entry.option_defaults(), **options}, None)
+    deals = 0
+    for record, _ in played_deals(game, options, "s3"):
+        deals += 1
+        summary, shown = built.deal_summary(record), public(record)
+        assert summary, "an empty deal summary"
+        for key, value in summary.items():
+            assert key in shown, f"the deal summary's {key!r} is not in the public record"
+            assert value == shown[key], f"the deal summary's {key!r} shows a hidden card"
+    assert deals > 0
+
+
 def test_a_fault_detail_is_not_public() -> None:
     """A refusal's detail lists the seat's legal actions: its own unplayed cards."""
     fault = {"seat": 1, "kind": "illegal", "detail": "legal now: play 4C, play 7E, mazo",

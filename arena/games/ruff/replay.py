@@ -24,6 +24,8 @@ from arena.games.ruff.actions import parse_action
 
 # What a bot's ``deal_over`` hook gets: no dealt hands, head, true ruffs or discards
 # (F11: never shown to every seat), no ids, no faults.
+# Each key is one the public record (public.py) shows as it is: what is public is decided
+# there, and tests/test_public_record.py keeps the two in step.
 PUBLIC_DEAL_KEYS = (
     "deal", "dealer", "eldest", "turned", "trump", "announcements", "ruff_winner", "rubber",
     "shown", "tricks", "ended", "cards_won", "ruff_points", "card_points", "points",

@@ -25,6 +25,8 @@ from arena.games.truco.cards import Card, codes
 # What a bot's ``deal_over`` hook gets: the record without the unplayed cards (R14:
 # never shown, except the envido winner's, which ``plays[].envido.shown`` holds) and
 # without what only the log needs.
+# Each key is one the public record (public.py) shows as it is: what is public is decided
+# there, and tests/test_public_record.py keeps the two in step.
 PUBLIC_HAND_KEYS = (
     "deal", "dealer", "mano", "kind", "scores_before", "plays", "points", "scores", "totals",
 )  # fmt: skip

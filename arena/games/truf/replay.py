@@ -47,6 +47,8 @@ def bid_from_json(data: Any) -> Bid | Declare:
 # The public summary of a finished deal that a bot's ``deal_over`` hook gets, in-process
 # and through the SDK alike (there, decoded from the DealResult message): the replay
 # record without what only the log needs (ids, the dealt hands, faults, versions).
+# Each key is one the public record (public.py) shows as it is: what is public is decided
+# there, and tests/test_public_record.py keeps the two in step.
 PUBLIC_DEAL_KEYS = (
     "variant",
     "dealer",
