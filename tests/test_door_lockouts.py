@@ -185,11 +185,50 @@ def test_silent_streams_closed_by_the_waiting_room_do_not_keep_an_entrant_out(
             s.close()
 
 
+def test_in_an_open_tournament_a_new_bot_gets_a_seat_from_an_address_over_its_limit(
+    host: Callable[..., Hosted],
+) -> None:
+    """No tokens, not started: any bot that says hello is seated, so every hello is
+    judged on its merits, even from an address whose failed hellos used up its
+    allowance (a flooder behind the new bot's NAT cannot keep it out): a good one is
+    welcomed, a bad one gets its own reason after the address's delay, and neither
+    charges the address more. Once the seats are gone, the address's hellos are refused
+    at the door again."""
+    h = host(open_seats=2, limits=TIGHT)
+    for _ in range(TIGHT.failed_hellos_burst):
+        err = refusal(h.address, hello(version=99))
+        assert err.code() is grpc.StatusCode.FAILED_PRECONDITION, err.details()
+    # each is charged as its stream closes, just after the client hears the refusal
+    until(lambda: debt(h) < 1.0, what="four failed hellos charged to the address")
+    level = debt(h)
+    newcomer = Stream(h.address, hello(name="late"))
+    try:
+        assert newcomer.recv().welcome.entrant == "late"
+        err = refusal(h.address, hello(version=99))  # judged: its own reason
+        assert err.code() is grpc.StatusCode.FAILED_PRECONDITION, err.details()
+        assert debt(h) >= level
+        last = Stream(h.address, hello(name="last"))  # the last seat
+        try:
+            assert last.recv().welcome.entrant == "last"
+            refused = h.call(lambda: h.referee.refused)
+            for first in (hello(name="third"), hello(version=99)):
+                err = refusal(h.address, first)
+                assert err.code() is grpc.StatusCode.UNAVAILABLE, err.details()
+                assert OVER in (err.details() or ""), err.details()
+            assert h.call(lambda: h.referee.refused) == refused  # refused at the door
+            assert debt(h) >= level  # nothing charged since the address went over
+        finally:
+            last.close()
+    finally:
+        newcomer.close()
+
+
 def test_in_an_open_tournament_a_seated_bot_comes_back_and_a_newcomer_waits(
     host: Callable[..., Hosted],
 ) -> None:
-    """No tokens: a seated bot's reconnect token is a credential; a new bot's first hello
-    carries none, so from an address over its limit it is refused like any other."""
+    """Started: a seated bot's reconnect token is a credential; a new bot's first hello
+    carries none, and there is no seat for it, so from an address over its limit it is
+    refused like any other."""
     h = host(open_seats=4, limits=TIGHT)
     seated = Stream(h.address, hello(name="early"))
     try:

@@ -334,9 +334,10 @@ class Gate(grpc.aio.ServerInterceptor):
     ) -> None:
         self.limits = limits
         self.play = play
-        # Whether a Play stream's first message carries a credential the referee knows
-        # (an entrant's token, a reconnect token it issued): such a hello is judged on
-        # its merits even from an address that is over its failed-hello limit.
+        # Whether the referee would seat a Play stream's first message on its own word
+        # (an entrant's token, a reconnect token it issued; any hello while an open
+        # tournament has seats before its start): such a hello is judged on its merits
+        # even from an address that is over its failed-hello limit.
         self.vouched: Callable[[Any], bool] = vouched or (lambda first: False)
         self.calls = PeerBuckets(limits.calls_per_second, limits.calls_burst)
         self.all_calls = TokenBucket(limits.all_calls_per_second, limits.all_calls_burst)
@@ -534,9 +535,10 @@ class Gate(grpc.aio.ServerInterceptor):
             address = client_address(context)
             # An address over its failed-hello limit is not refused before its hello:
             # one of its hellos may be an entrant's, redialling (a bot behind the same
-            # NAT as a flooder, say). It waits in the waiting room like any stream; a
-            # hello that carries no credential the referee knows is then refused, and
-            # nothing it does is charged to the address (its debt stays as it was).
+            # NAT as a flooder, say), or a new bot's in an open tournament. It waits in
+            # the waiting room like any stream; a hello the referee does not vouch for
+            # (``Referee.vouches``) is then refused, and nothing it does is charged to
+            # the address (its debt stays as it was).
             over = self.failed_hellos[address].level() < 1.0
             waiter = self._enter(address)
             welcomed = False

@@ -590,16 +590,22 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         return entrant
 
     def vouches(self, first: pb.PlayRequest | bytes) -> bool:
-        """Whether a stream's first message is a hello with a credential this referee
-        knows: an entrant's token, or a reconnect token it issued. Its hello is then
-        judged on its merits even when its address is over the front door's failed-hello
-        limit (``Gate``): a non-entrant on the same address cannot keep an entrant out.
-        (Not whether it will be welcomed: ``_admit`` decides that.)"""
+        """Whether a stream's first message is a hello this referee would seat on its
+        own word: one with a credential it knows (an entrant's token, or a reconnect
+        token it issued), or any hello while an open tournament that has not started
+        has a seat left (a new bot needs no credential there). Its hello is then judged on its
+        merits even when its address is over the front door's failed-hello limit
+        (``Gate``): a flooder on the same address (behind the same NAT, say) cannot keep
+        an entrant out, nor a bot that would become one. It gains nothing a fresh
+        address does not have: an open tournament seats any bot that says hello. (Not
+        whether it will be welcomed: ``_admit`` decides that.)"""
         if isinstance(first, bytes) or first.WhichOneof("message") != "hello":
             return False
         hello = first.hello
         if hello.reconnect_token and hello.reconnect_token in self.by_credential:
             return True
+        if not (self.by_token or self.started):  # open, before the start: any bot
+            return len(self.entrants) < self.open_seats
         return bool(hello.token) and hello.token in self.by_token
 
     def _returning(self, hello: pb.Hello) -> Entrant | None:
