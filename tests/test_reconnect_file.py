@@ -331,3 +331,18 @@ def test_a_stale_token_sent_with_a_wrong_organisers_token_is_dropped_then_refuse
         sdk.run(FirstIndex(), h.address, token="nope", retry_for=5, reconnect_file=keep)
     assert not keep.exists()
     assert [r.split(": ")[1] for r in refusals(h)] == ["UNAUTHENTICATED", "UNAUTHENTICATED"]
+
+
+def test_the_protocol_docs_example_is_the_format_the_sdk_writes(tmp_path: Path) -> None:
+    """docs/protocol.md's example, for authors in other languages, has the SDK's fields."""
+    doc = (ROOT / "docs" / "protocol.md").read_text()
+    section = doc.split("### The reconnect file", 1)[1]
+    example = json.loads(section.split("```json", 1)[1].split("```", 1)[0])
+    keep = tmp_path / "bot.reconnect"
+    sdk.ReconnectFile(keep, "127.0.0.1:50051", "tok-0").save("abc")
+    written = json.loads(keep.read_text())
+    assert list(example) == list(written)
+    assert {k: example[k] for k in ("format", "version", "referee")} == {
+        k: written[k] for k in ("format", "version", "referee")
+    }
+    assert written["token_sha256"] == hashlib.sha256(b"tok-0").hexdigest()
