@@ -165,6 +165,7 @@ class ReconnectFile:
         self.address = address
         self.token_sha256 = hashlib.sha256(token.encode()).hexdigest()
         self.unwritable = ""  # the last failure to write it, said once
+        self.written: tuple[int, int] | None = None  # (device, inode) of our last write
 
     def load(self) -> str:
         """The stored reconnect token, or "" (no file yet, or one not to use: said why,
@@ -214,11 +215,29 @@ class ReconnectFile:
         try:
             write_atomic(self.path, json.dumps(record) + "\n", secret=True)
             self.unwritable = ""
+            self.written = self._identity()
         except OSError as exc:
             why = f"cannot write the reconnect file {self.path}: {exc.strerror}"
             if why != self.unwritable:
                 _log(f"{why}; a restarted bot will wait for its old connection to end")
             self.unwritable = why
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def rewritten_by_another(self) -> bool:
+        """Whether another process wrote the file since we last did (each write is a new
+        file renamed over the old): a restarted copy of this bot, which holds the entrant
+        now. Then this one, whose connection dropped while it hung, must not take the
+        seat back with the same token (the two would take turns)."""
+        if self.written is None:
+            return False
+        now = self._identity()
+        return now is not None and now != self.written
 
     def forget(self) -> None:
         """Remove the file: the tournament is over, or the referee does not know it."""
@@ -421,6 +440,11 @@ def _run(
     said = ""  # the last retry line: the same failure again is not said again
     held = ""  # the referee's ALREADY_EXISTS, while waiting for the entrant's old connection
     while True:
+        if keep and keep.rewritten_by_another():
+            raise BotRejected(
+                f"another copy of this bot has taken its seat over (it rewrote {keep.path}); "
+                "stopping"
+            )
         session = Session(bot, address, token, capacity, tls_ca, reconnect_token, keep)
         try:
             if session.run():

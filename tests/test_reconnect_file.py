@@ -103,10 +103,10 @@ def welcomed_with_file(proc: subprocess.Popen[bytes], keep: Path, log: Path) -> 
     assert keep.exists(), f"the bot stopped ({proc.returncode}): {log.read_text()}"
 
 
-def sdk_bot(h: Hosted, keep: Path, program: str) -> list[str]:
-    """``python -m arena.sdk random`` or ``arena bot random`` (which calls ``sdk.run``)."""
+def sdk_bot(h: Hosted, keep: Path, program: str, bot: str = "random") -> list[str]:
+    """``python -m arena.sdk BOT`` or ``arena bot BOT`` (which calls ``sdk.run``)."""
     start = [sys.executable, "-m", "arena.sdk"] if program == "sdk" else [ARENA, "bot"]
-    return [*start, "random", "--connect", h.address, "--token", "tok-0",
+    return [*start, bot, "--connect", h.address, "--token", "tok-0",
             "--reconnect-file", str(keep)]  # fmt: skip
 
 
@@ -200,6 +200,51 @@ def test_a_restarted_node_bot_takes_its_frozen_predecessors_seat_at_its_first_he
             h.run(h.referee.goodbye())
             assert new.wait(timeout=30) == 0, (tmp_path / "new.log").read_text()
     assert REPLACED in (tmp_path / "old.log").read_text()
+    assert not keep.exists()
+
+
+@pytest.mark.parametrize("language", ["python", "node"])
+def test_a_copy_cut_off_while_frozen_does_not_take_the_seat_back_from_its_restart(
+    host: Callable[..., Hosted], request: pytest.FixtureRequest, tmp_path: Path, language: str
+) -> None:
+    """The frozen bot's connection was cut (here by the referee, as its keepalive does)
+    before its restarted copy came; the restart is welcomed and rewrites the file. The
+    old copy, resumed, sees only a drop and would take the seat back with the same token:
+    the rewritten file tells it that another copy holds the seat, and it stops."""
+    h = host(tokens=TOKENS, limits=NO_KEEPALIVE)
+    keep = tmp_path / "bot0.reconnect"
+    if language == "node":
+        request.getfixturevalue("js_node_modules")
+        commands = [node_bot(h, keep, "js-old"), node_bot(h, keep, "js-new")]
+        new_name = "js-new"
+    else:
+        commands = [sdk_bot(h, keep, "sdk"), sdk_bot(h, keep, "sdk", bot="greedy")]
+        new_name = "greedy"
+
+    def bot0() -> tuple[str, bool]:
+        return h.call(lambda: entrant(h, "bot0").bot_name), connected(h, "bot0")
+
+    def cut() -> None:
+        conn = entrant(h, "bot0").conn
+        assert conn is not None
+        conn.cut_off("cut off, as the keepalive would")
+
+    with process(commands[0], tmp_path / "old.log") as old:
+        welcomed_with_file(old, keep, tmp_path / "old.log")
+        first = keep.stat().st_ino
+        old.send_signal(signal.SIGSTOP)
+        h.call(cut)
+        until(lambda: not connected(h, "bot0"), what="the frozen bot cut off")
+        with process(commands[1], tmp_path / "new.log") as new:
+            until(lambda: bot0() == (new_name, True), 60, "the restarted bot welcomed")
+            until(lambda: keep.exists() and keep.stat().st_ino != first, what="its file written")
+            old.send_signal(signal.SIGCONT)
+            assert old.wait(timeout=30) == 1
+            assert bot0() == (new_name, True) and not refusals(h)
+            h.run(h.referee.goodbye())
+            assert new.wait(timeout=30) == 0, (tmp_path / "new.log").read_text()
+    said = (tmp_path / "old.log").read_text()
+    assert "another copy of this bot has taken its seat over" in said, said
     assert not keep.exists()
 
 

@@ -384,9 +384,22 @@ function saveReconnect(file, opts, token) {
       fs.closeSync(fd);
     }
     fs.renameSync(tmp, file); // a reader never sees half a file
+    opts.keptInode = fs.statSync(file).ino; // ours: see rewrittenByAnother
   } catch (err) {
     fs.rmSync(tmp, { force: true });
     log(`cannot write the reconnect file ${file} (${err.message}); a restart will have to wait`);
+  }
+}
+
+// Whether another process wrote the file since we last did (each write is a new file renamed
+// over the old): a restarted copy of this bot, which holds the entrant now. Then this one, whose
+// connection dropped while it hung, must not take the seat back with the same token.
+function rewrittenByAnother(file, opts) {
+  if (opts.keptInode === undefined) return false;
+  try {
+    return fs.statSync(file).ino !== opts.keptInode;
+  } catch {
+    return false; // gone: the tournament is over, or its owner removed it
   }
 }
 
@@ -549,6 +562,10 @@ async function main() {
   let giveUpAt = Date.now() + RETRY_FOR_MS;
   let delay = 100;
   for (;;) {
+    if (keep && rewrittenByAnother(keep, opts)) {
+      log(`error: another copy of this bot has taken its seat over (it rewrote ${keep}); stopping`);
+      return 1;
+    }
     const { over, welcomed, status } = await session(ArenaService, opts);
     if (over) {
       if (keep) forgetReconnect(keep);
