@@ -110,9 +110,9 @@ def sdk_bot(h: Hosted, keep: Path, program: str, bot: str = "random") -> list[st
             "--reconnect-file", str(keep)]  # fmt: skip
 
 
-def node_bot(h: Hosted, keep: Path, name: str) -> list[str]:
+def node_bot(h: Hosted, keep: Path, name: str, token: str = "tok-0") -> list[str]:
     return ["node", str(ROOT / "bots" / "js" / "bot.js"), "--connect", h.address,
-            "--token", "tok-0", "--name", name, "--reconnect-file", str(keep)]  # fmt: skip
+            "--token", token, "--name", name, "--reconnect-file", str(keep)]  # fmt: skip
 
 
 def assert_kept(h: Hosted, keep: Path) -> None:
@@ -300,6 +300,59 @@ def test_a_reconnect_file_for_elsewhere_or_malformed_is_not_used_and_says_so(
     assert bot.result() is None
     said = [ln for ln in capsys.readouterr().err.splitlines() if "reconnect file" in ln]
     assert len(said) == 1 and line in said[0] and "not using it" in said[0], said
+
+
+@pytest.mark.parametrize("case", ["another token", "not JSON", "a newer version"])
+def test_the_node_bot_does_not_use_a_reconnect_file_for_elsewhere_or_malformed(
+    host: Callable[..., Hosted], js_node_modules: Path, tmp_path: Path, case: str
+) -> None:
+    """As the SDK above: not used (refused ALREADY_EXISTS while the entrant's connection
+    is open, then welcomed), said in one line, and rewritten after the Welcome."""
+    h = host(tokens=TOKENS)
+    held = Stream(h.address, hello("tok-0"))
+    keep = tmp_path / "bot0.reconnect"
+    log = tmp_path / "js.log"
+    try:
+        assert held.recv().HasField("welcome")
+        keep.write_text(CASES[case][0](h, credential_of(h, "bot0")))
+        with process(node_bot(h, keep, "js"), log) as proc:
+            try:
+                until(lambda: any("ALREADY_EXISTS" in r for r in refusals(h)),
+                      what="the hello without the file's token refused")  # fmt: skip
+            finally:
+                held.close()
+            until(lambda: h.call(lambda: entrant(h, "bot0").bot_name) == "js",
+                  what="welcomed once the old connection ended")  # fmt: skip
+            until(lambda: sdk.ReconnectFile(keep, h.address, "tok-0").load() != "",
+                  what="the file rewritten for this referee")  # fmt: skip
+            h.run(h.referee.goodbye())
+            assert proc.wait(timeout=30) == 0, log.read_text()
+    finally:
+        held.close()
+    said = [ln for ln in log.read_text().splitlines() if "reconnect file" in ln]
+    assert len(said) == 1 and CASES[case][1] in said[0] and "not using it" in said[0], said
+
+
+def test_the_node_bot_drops_a_stale_token_with_its_file(
+    host: Callable[..., Hosted], js_node_modules: Path, tmp_path: Path
+) -> None:
+    h = host(open_seats=1)
+    seated = Stream(h.address, hello(name="early"))
+    keep = tmp_path / "bot.reconnect"
+    log = tmp_path / "js.log"
+    try:
+        assert seated.recv().HasField("welcome")
+        h.call(h.referee.start)
+        keep.write_text(record(h.address, "", "0" * 32))
+        with process(node_bot(h, keep, "js", token=""), log) as proc:
+            assert proc.wait(timeout=60) == 1, log.read_text()
+    finally:
+        seated.close()
+    assert not keep.exists()
+    assert [r.split(": ")[1] for r in refusals(h)] == ["UNAUTHENTICATED", "RESOURCE_EXHAUSTED"]
+    said = log.read_text()
+    assert said.count("does not know the reconnect token") == 1, said
+    assert "the tournament is full" in said, said
 
 
 def test_an_unreadable_reconnect_file_gives_one_line(

@@ -343,24 +343,33 @@ function loadReconnect(file, opts) {
     data = JSON.parse(fs.readFileSync(file, "utf8"));
   } catch (err) {
     if (err.code === "ENOENT") return ""; // the first run
-    log(`the reconnect file ${file} cannot be read as JSON (${err.message}); not using it`);
+    const why = err.code ? `cannot be read (${err.code})` : `is not JSON (${err.message})`;
+    log(`the reconnect file ${file} ${why}; not using it`);
     return "";
   }
-  const why =
-    data === null || typeof data !== "object" || Array.isArray(data)
-      ? "it is not a JSON object"
-      : data.format !== RECONNECT_FORMAT || data.version !== RECONNECT_VERSION
-        ? `it is not a ${RECONNECT_FORMAT} file of version ${RECONNECT_VERSION}`
-        : typeof data.reconnect_token !== "string" || !data.reconnect_token
-          ? "it holds no reconnect_token"
-          : data.referee !== opts.connect || data.token_sha256 !== sha256(opts.token)
-            ? `it is for another referee or token (${JSON.stringify(data.referee)})`
-            : "";
+  const why = reconnectProblem(data, opts);
   if (why) {
-    log(`the reconnect file ${file} is not used: ${why}`);
+    log(`the reconnect file ${file} ${why}; not using it`);
     return "";
   }
   return data.reconnect_token;
+}
+
+// Why a parsed reconnect file is not to be used, or "" if it is ours.
+function reconnectProblem(data, opts) {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    return "is not a JSON object";
+  }
+  if (data.format !== RECONNECT_FORMAT || data.version !== RECONNECT_VERSION) {
+    return `is not a ${RECONNECT_FORMAT} file of version ${RECONNECT_VERSION}`;
+  }
+  if (typeof data.reconnect_token !== "string" || !data.reconnect_token) {
+    return "holds no reconnect_token";
+  }
+  if (data.referee !== opts.connect || data.token_sha256 !== sha256(opts.token)) {
+    return `is for another referee or token (${JSON.stringify(data.referee)})`;
+  }
+  return "";
 }
 
 // Keep a Welcome's reconnect token. A failure is said and play goes on: the file only spares a
