@@ -183,20 +183,23 @@ def test_two_running_sdk_bots_sharing_a_file_do_not_take_turns(
 def test_a_restarted_node_bot_takes_its_frozen_predecessors_seat_at_its_first_hello(
     host: Callable[..., Hosted], js_node_modules: Path, tmp_path: Path
 ) -> None:
+    """The restart goes through ``arena bot js``, which hands the option on."""
     h = host(tokens=TOKENS, limits=NO_KEEPALIVE)
     keep = tmp_path / "bot0.reconnect"
+    restart = [ARENA, "bot", "js", "--connect", h.address, "--token", "tok-0",
+               "--reconnect-file", str(keep)]  # fmt: skip
     with process(node_bot(h, keep, "js-old"), tmp_path / "old.log") as old:
         welcomed_with_file(old, keep, tmp_path / "old.log")
         assert_kept(h, keep)  # the format the Python SDK reads
         old.send_signal(signal.SIGSTOP)
         before = refusals(h)
-        with process(node_bot(h, keep, "js-new"), tmp_path / "new.log") as new:
-            until(lambda: h.call(lambda: entrant(h, "bot0").bot_name) == "js-new", 60,
+        with process(restart, tmp_path / "new.log") as new:
+            until(lambda: h.call(lambda: entrant(h, "bot0").bot_name) == "js", 60,
                   "the restarted Node bot welcomed")  # fmt: skip
             assert refusals(h) == before  # at its first hello
             old.send_signal(signal.SIGCONT)
             assert old.wait(timeout=30) == 1
-            assert connected(h, "bot0") and h.call(lambda: entrant(h, "bot0").bot_name) == "js-new"
+            assert connected(h, "bot0") and h.call(lambda: entrant(h, "bot0").bot_name) == "js"
             h.run(h.referee.goodbye())
             assert new.wait(timeout=30) == 0, (tmp_path / "new.log").read_text()
     assert REPLACED in (tmp_path / "old.log").read_text()
