@@ -50,7 +50,7 @@ def record(address: str, token: str, credential: str, **changes: Any) -> str:
 
 
 def stored(path: Path) -> str:
-    return json.loads(path.read_text())["reconnect_token"]
+    return str(json.loads(path.read_text())["reconnect_token"])
 
 
 def credential_of(h: Hosted, name: str) -> str:
