@@ -184,7 +184,9 @@ class ReconnectFile:
         if not isinstance(data, dict) or not all(k in data for k in fields):
             _log(f"the reconnect file {self.path} lacks one of {', '.join(fields)}; not using it")
             return ""
-        if data["format"] != RECONNECT_FORMAT or data["version"] != RECONNECT_VERSION:
+        version = data["version"]
+        other = type(version) is not int or version != RECONNECT_VERSION  # True == 1: no int
+        if data["format"] != RECONNECT_FORMAT or other:
             _log(
                 f"the reconnect file {self.path} is not a {RECONNECT_FORMAT} file of version "
                 f"{RECONNECT_VERSION}; not using it"
@@ -194,11 +196,12 @@ class ReconnectFile:
         if not isinstance(credential, str) or not credential:
             _log(f"the reconnect file {self.path} holds no reconnect_token; not using it")
             return ""
-        if data["referee"] != self.address or data["token_sha256"] != self.token_sha256:
-            _log(
-                f"the reconnect file {self.path} is for another referee or token "
-                f"({data['referee']!r}); not using it"
-            )
+        if data["referee"] != self.address:
+            where = data["referee"]
+            _log(f"the reconnect file {self.path} is for the referee at {where}; not using it")
+            return ""
+        if data["token_sha256"] != self.token_sha256:
+            _log(f"the reconnect file {self.path} is for another token; not using it")
             return ""
         return credential
 

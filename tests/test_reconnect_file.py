@@ -263,8 +263,8 @@ def other_token(h: Hosted, credential: str) -> str:
 
 
 CASES: dict[str, tuple[Callable[[Hosted, str], str], str]] = {
-    "another referee": (other_referee, "is for another referee or token ('127.0.0.1:1')"),
-    "another token": (other_token, "is for another referee or token"),
+    "another referee": (other_referee, "is for the referee at 127.0.0.1:1;"),
+    "another token": (other_token, "is for another token"),
     "not JSON": (lambda h, c: f"reconnect_token={c}\n", "is not JSON"),
     "a list": (lambda h, c: json.dumps([c]), "lacks one of format, version"),
     "a newer version": (

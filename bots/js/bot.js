@@ -366,9 +366,8 @@ function reconnectProblem(data, opts) {
   if (typeof data.reconnect_token !== "string" || !data.reconnect_token) {
     return "holds no reconnect_token";
   }
-  if (data.referee !== opts.connect || data.token_sha256 !== sha256(opts.token)) {
-    return `is for another referee or token (${JSON.stringify(data.referee)})`;
-  }
+  if (data.referee !== opts.connect) return `is for the referee at ${data.referee}`;
+  if (data.token_sha256 !== sha256(opts.token)) return "is for another token";
   return "";
 }
 
