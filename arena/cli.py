@@ -938,6 +938,15 @@ def bot(
         Path | None,
         typer.Option("--tls-ca", metavar="CERT", help="Connect with TLS, trusting this PEM."),
     ] = None,
+    reconnect_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--reconnect-file",
+            metavar="PATH",
+            help="Keep the reconnect token here (owner-only): a restarted bot takes its "
+            "seat back at once.",
+        ),
+    ] = None,
 ) -> None:
     """Run one bot against a referee (what `python -m bots.GAME.NAME --connect` does)."""
     from arena.play.run import load_bot
@@ -954,12 +963,15 @@ def bot(
             raise fail(problem)
         ca_path = str(tls_ca) if tls_ca else None
         command = bot_command(name, connect, token, seed, ca_path, capacity, game)
+        if reconnect_file:
+            command += ["--reconnect-file", str(reconnect_file)]
         raise typer.Exit(subprocess.call(command))
     try:
         source = ctx.get_parameter_source("game")
         given = source is not None and source.name == "COMMANDLINE"  # else the referee tells
         player = load_bot(name, seed, game, check_games=given)
-        run(player, connect, token=token, capacity=capacity, tls_ca=read_ca(tls_ca))
+        tls, keep = read_ca(tls_ca), reconnect_file
+        run(player, connect, token=token, capacity=capacity, tls_ca=tls, reconnect_file=keep)
     except (ValueError, BotRejected, ConnectionError) as exc:
         raise fail(str(exc)) from None
 

@@ -17,11 +17,18 @@ and turns each decision request into the action objects the in-process arena use
 a view equal to its ``SeatView`` (a ``WireView``: the same fields, methods and equality,
 each decoded when the bot first reads it), so one class plays both ways. From a shell,
 any bot class runs as ``python -m arena.sdk module:Class --connect HOST:PORT``.
+
+With ``--reconnect-file PATH`` (``run(..., reconnect_file=PATH)``) the SDK keeps the
+reconnect token of each ``Welcome`` in that file (owner-only, ``ReconnectFile``), so that
+a restarted bot takes its seat back at once, even from a hung predecessor whose old
+connection still looks alive (docs/protocol.md section 6).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import queue
 import socket
@@ -31,18 +38,21 @@ import time
 import traceback
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import Bot, call_hook, has_hook
+from arena.core.files import write_atomic
 from arena.games.codecs import BRANCHES, CODECS
 from arena.play.botgames import declared_games
 from arena.wire.codecs import NOT_AN_ACTION
 from arena.wire.pbwire import lite_class
 
 PROTOCOL_VERSION = 1
+UNAUTHENTICATED = grpc.StatusCode.UNAUTHENTICATED
 FATAL = {
     grpc.StatusCode.UNAUTHENTICATED,
     grpc.StatusCode.ALREADY_EXISTS,
@@ -135,6 +145,111 @@ def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
     return msg
 
 
+RECONNECT_FORMAT = "truf-arena-reconnect"
+RECONNECT_VERSION = 1
+
+
+class ReconnectFile:
+    """Where a bot keeps the reconnect token of its last ``Welcome``, for a restarted copy
+    of itself (docs/protocol.md section 6 documents the format, for other languages).
+
+    One JSON object: ``format`` ("truf-arena-reconnect"), ``version`` (1), ``referee``
+    (the address as given to ``--connect``), ``token_sha256`` (the hex SHA-256 of the
+    organiser's token, "" included: never the token itself) and ``reconnect_token``. A
+    file for another referee or another token is not used, so its secret never goes
+    anywhere else. Written whole and owner-only (0600); removed when the tournament ends.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], address: str, token: str) -> None:
+        self.path = Path(path)
+        self.address = address
+        self.token_sha256 = hashlib.sha256(token.encode()).hexdigest()
+        self.unwritable = ""  # the last failure to write it, said once
+        self.written: tuple[int, int] | None = None  # (device, inode) of our last write
+
+    def load(self) -> str:
+        """The stored reconnect token, or "" (no file yet, or one not to use: said why,
+        in one line, for anything but a missing file)."""
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return ""
+        except OSError as exc:
+            _log(f"cannot read the reconnect file {self.path}: {exc.strerror}; not using it")
+            return ""
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            _log(f"the reconnect file {self.path} is not JSON ({exc}); not using it")
+            return ""
+        fields = ("format", "version", "referee", "token_sha256", "reconnect_token")
+        if not isinstance(data, dict) or not all(k in data for k in fields):
+            _log(f"the reconnect file {self.path} lacks one of {', '.join(fields)}; not using it")
+            return ""
+        version = data["version"]
+        other = type(version) is not int or version != RECONNECT_VERSION  # True == 1: no int
+        if data["format"] != RECONNECT_FORMAT or other:
+            _log(
+                f"the reconnect file {self.path} is not a {RECONNECT_FORMAT} file of version "
+                f"{RECONNECT_VERSION}; not using it"
+            )
+            return ""
+        credential = data["reconnect_token"]
+        if not isinstance(credential, str) or not credential:
+            _log(f"the reconnect file {self.path} holds no reconnect_token; not using it")
+            return ""
+        if data["referee"] != self.address:
+            where = data["referee"]
+            _log(f"the reconnect file {self.path} is for the referee at {where}; not using it")
+            return ""
+        if data["token_sha256"] != self.token_sha256:
+            _log(f"the reconnect file {self.path} is for another token; not using it")
+            return ""
+        return credential
+
+    def save(self, credential: str) -> None:
+        """Keep ``credential`` (a Welcome's reconnect token). A failure is said, once, and
+        play goes on: the file only spares a restarted bot a wait."""
+        record = {
+            "format": RECONNECT_FORMAT,
+            "version": RECONNECT_VERSION,
+            "referee": self.address,
+            "token_sha256": self.token_sha256,
+            "reconnect_token": credential,
+        }
+        try:
+            write_atomic(self.path, json.dumps(record) + "\n", secret=True)
+            self.unwritable = ""
+            self.written = self._identity()
+        except OSError as exc:
+            why = f"cannot write the reconnect file {self.path}: {exc.strerror}"
+            if why != self.unwritable:
+                _log(f"{why}; a restarted bot will wait for its old connection to end")
+            self.unwritable = why
+
+    def _identity(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return st.st_dev, st.st_ino
+
+    def rewritten_by_another(self) -> bool:
+        """Whether another process wrote the file since we last did (each write is a new
+        file renamed over the old): a restarted copy of this bot, which holds the entrant
+        now. Then this one, whose connection dropped while it hung, must not take the
+        seat back with the same token (the two would take turns)."""
+        if self.written is None:
+            return False
+        now = self._identity()
+        return now is not None and now != self.written
+
+    def forget(self) -> None:
+        """Remove the file: the tournament is over, or the referee does not know it."""
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError as exc:
+            _log(f"cannot remove the reconnect file {self.path}: {exc.strerror}")
+
+
 class Session:
     """One connection: hello, then answer requests until the tournament ends."""
 
@@ -146,8 +261,10 @@ class Session:
         capacity: int,
         tls_ca: bytes | None = None,
         reconnect_token: str = "",
+        keep: ReconnectFile | None = None,
     ) -> None:
         self.bot = bot
+        self.keep = keep
         self.tls_ca = tls_ca
         self.address = address
         self.token = token
@@ -196,6 +313,8 @@ class Session:
                         self.entrant = welcome.entrant
                         self.reconnect_token = welcome.reconnect_token
                         _log(f"connected to {self.address} as {self.entrant}")
+                        if self.keep is not None:  # before any request: a restart may follow
+                            self.keep.save(self.reconnect_token)
                     elif kind == "deal_result":
                         if has_hook(self.bot, "deal_over"):
                             result = pb.DealResult.FromString(msg.deal_result)
@@ -258,17 +377,34 @@ def run(
     capacity: int = 1,
     retry_for: float = 30.0,
     tls_ca: bytes | None = None,
+    reconnect_file: str | os.PathLike[str] | None = None,
 ) -> None:
     """Connect and play until the referee ends the tournament. Reconnects (with the same
     token, and the reconnect token of the last Welcome) when the connection drops, or
     the referee cuts it off, for up to ``retry_for`` seconds at a time. With ``tls_ca``
     (PEM root certificates), the connection uses TLS.
 
+    With ``reconnect_file``, each Welcome's reconnect token is kept in that file (0600,
+    with the referee's address and a hash of ``token``: ``ReconnectFile``), and the first
+    hello sends the one found there: a restarted bot takes its entrant over at once,
+    even while its hung predecessor's connection still looks alive (that one's stream
+    ends, "replaced", and it stops), instead of waiting up to ``retry_for`` for the
+    referee to drop it. A token the referee does not know (a new event at the same
+    address) is dropped and the file removed; so is the file when the tournament ends.
+
     Raises ``BotRejected`` when the referee refuses the bot, ``ConnectionError`` when it
     cannot be reached; a script that lets either end it (the README's template) shows
     one clear line, as ``arena bot`` does, not a traceback (``_one_line_if_uncaught``)."""
     try:
-        _run(bot, address, token=token, capacity=capacity, retry_for=retry_for, tls_ca=tls_ca)
+        _run(
+            bot,
+            address,
+            token=token,
+            capacity=capacity,
+            retry_for=retry_for,
+            tls_ca=tls_ca,
+            reconnect_file=reconnect_file,
+        )
     except (BotRejected, ConnectionError) as exc:
         _one_line_if_uncaught(exc)
         raise
@@ -296,21 +432,41 @@ def _run(
     capacity: int,
     retry_for: float,
     tls_ca: bytes | None,
+    reconnect_file: str | os.PathLike[str] | None = None,
 ) -> None:
     check_address(address)
     delay = 0.1
     give_up = time.monotonic() + retry_for
-    reconnect_token = ""
+    keep = ReconnectFile(reconnect_file, address, token) if reconnect_file else None
+    reconnect_token = keep.load() if keep else ""
+    from_file = bool(reconnect_token)  # until a Welcome or a refusal says what it is worth
     said = ""  # the last retry line: the same failure again is not said again
     held = ""  # the referee's ALREADY_EXISTS, while waiting for the entrant's old connection
     while True:
-        session = Session(bot, address, token, capacity, tls_ca, reconnect_token)
+        if keep and keep.rewritten_by_another():
+            raise BotRejected(
+                f"another copy of this bot has taken its seat over (it rewrote {keep.path}); "
+                "stopping"
+            )
+        session = Session(bot, address, token, capacity, tls_ca, reconnect_token, keep)
         try:
             if session.run():
+                if keep:  # a finished event's secret does not linger
+                    keep.forget()
                 return
             _log("the referee closed the stream; reconnecting")
         except grpc.RpcError as exc:
             code = exc.code() if hasattr(exc, "code") else None
+            if keep and from_file and not session.entrant and code is UNAUTHENTICATED:
+                # The stored token is unknown here (a new event at the same address, or a
+                # referee resumed with new tokens): forget it and say hello without it.
+                _log(
+                    f"the referee does not know the reconnect token in {keep.path} "
+                    f"({exc.details()}); removed it, connecting without it"
+                )
+                keep.forget()
+                reconnect_token, from_file = "", False
+                continue
             # RESOURCE_EXHAUSTED refuses a hello (the tournament is full) but, after a
             # Welcome, cuts a stream off: then this bot may come back (arena.proto).
             cut = bool(session.entrant) and code is grpc.StatusCode.RESOURCE_EXHAUSTED
@@ -335,6 +491,7 @@ def _run(
                 said = line
         reconnect_token = session.reconnect_token
         if session.entrant:  # it was welcomed: the retry window starts from this drop
+            from_file = False
             give_up = time.monotonic() + retry_for
             delay = 0.1
             said = ""
@@ -414,6 +571,12 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     parser.add_argument("--seed", default="0", help="seed for a bot that uses randomness")
     parser.add_argument("--capacity", type=int, default=1, help="tables to play at once")
     parser.add_argument("--tls-ca", metavar="CERT", help="connect with TLS, trusting this PEM")
+    parser.add_argument(
+        "--reconnect-file",
+        metavar="PATH",
+        help="keep the reconnect token here (owner-only), so that a restarted bot takes "
+        "its seat back at once",
+    )
     if bot_class is None:
         parser.add_argument(
             "--game",
@@ -453,7 +616,14 @@ def main(bot_class: type[Any] | None = None, argv: Sequence[str] | None = None) 
     stop_with_parent()
     try:
         tls_ca = read_ca(args.tls_ca)
-        run(bot, args.connect, token=args.token, capacity=max(1, args.capacity), tls_ca=tls_ca)
+        run(
+            bot,
+            args.connect,
+            token=args.token,
+            capacity=max(1, args.capacity),
+            tls_ca=tls_ca,
+            reconnect_file=args.reconnect_file,
+        )
     except (BotRejected, ConnectionError) as exc:
         _log(f"error: {exc}")
         raise SystemExit(1) from None

@@ -42,16 +42,20 @@ def write_secret(path: Path, text: str) -> None:
         f.write(text)
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str, *, secret: bool = False) -> None:
     """Write ``text`` via a new file in the same directory, then rename it over ``path``:
     a reader never sees half a file, and two writers never share a temporary. The file
     is its owner's alone, or keeps the mode ``path`` had (a report made again after the
-    organiser published the directory stays published)."""
+    organiser published the directory stays published); with ``secret`` it is its
+    owner's alone whatever mode a file left there had (a bot's reconnect token)."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
     try:
-        with contextlib.suppress(FileNotFoundError):
-            os.fchmod(fd, stat.S_IMODE(os.stat(path).st_mode))
+        if secret:  # os.open's mode is narrowed by the umask: set it exactly
+            os.fchmod(fd, PRIVATE_FILE)
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                os.fchmod(fd, stat.S_IMODE(os.stat(path).st_mode))
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)

@@ -3,16 +3,19 @@
 //
 //   npm ci --prefix bots/js
 //   node bots/js/bot.js --connect HOST:PORT [--token T] [--seed S] [--capacity N] [--name NAME]
-//                       [--tls-ca CERT]
+//                       [--tls-ca CERT] [--reconnect-file PATH]
 //
 // It loads the protocol straight from the repository's proto/ at run time (no generated code,
 // no copy), sends a Hello, and answers every DecisionRequest by index into its legal actions.
+// With --reconnect-file it keeps each Welcome's reconnect_token in that file, so that a restarted
+// copy takes its seat back at once (the file's format: docs/protocol.md §6).
 // The play is a simple heuristic, close to bots/truf/greedy.py: count the tricks the hand is likely
 // to take, bid or declare near that count, then win cheaply when it wants tricks and shed high
 // cards that still lose when it does not. It uses nothing but the view it is sent.
 // Rulings (C1..C14 classic, T1..T7 target) are those of docs/rules.md and truf.proto.
 "use strict";
 
+const crypto = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
 const { parseArgs } = require("node:util");
@@ -319,6 +322,105 @@ function decideTruco({ view, legal_actions: legal = [] }) {
   }
 }
 
+// ------------------------------------------------------------------ the reconnect file
+// A restarted bot that says hello with the reconnect_token of its last Welcome takes its entrant
+// over at once, even while the connection of its hung predecessor still looks alive; with only
+// the organiser's token it must wait for that connection to end. So, with --reconnect-file, we
+// keep the token in a file only we can read (0600), written whole (a new file renamed over the
+// old), with what it belongs to: the referee's address and the SHA-256 of the organiser's token
+// (never the token), so it is never sent to another referee or with another token. One JSON
+// object, the same as arena/sdk.py's (docs/protocol.md §6):
+//   {"format": "truf-arena-reconnect", "version": 1, "referee": "HOST:PORT",
+//    "token_sha256": "<hex>", "reconnect_token": "<from the Welcome>"}
+const RECONNECT_FORMAT = "truf-arena-reconnect";
+const RECONNECT_VERSION = 1;
+const sha256 = (text) => crypto.createHash("sha256").update(text, "utf8").digest("hex");
+
+// The stored reconnect token, or "" (no file yet, or one not to use: said why, in one line).
+function loadReconnect(file, opts) {
+  let data;
+  try {
+    data = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (err) {
+    if (err.code === "ENOENT") return ""; // the first run
+    const why = err.code ? `cannot be read (${err.code})` : `is not JSON (${err.message})`;
+    log(`the reconnect file ${file} ${why}; not using it`);
+    return "";
+  }
+  const why = reconnectProblem(data, opts);
+  if (why) {
+    log(`the reconnect file ${file} ${why}; not using it`);
+    return "";
+  }
+  return data.reconnect_token;
+}
+
+// Why a parsed reconnect file is not to be used, or "" if it is ours.
+function reconnectProblem(data, opts) {
+  if (data === null || typeof data !== "object" || Array.isArray(data)) {
+    return "is not a JSON object";
+  }
+  if (data.format !== RECONNECT_FORMAT || data.version !== RECONNECT_VERSION) {
+    return `is not a ${RECONNECT_FORMAT} file of version ${RECONNECT_VERSION}`;
+  }
+  if (typeof data.reconnect_token !== "string" || !data.reconnect_token) {
+    return "holds no reconnect_token";
+  }
+  if (data.referee !== opts.connect) return `is for the referee at ${data.referee}`;
+  if (data.token_sha256 !== sha256(opts.token)) return "is for another token";
+  return "";
+}
+
+// Keep a Welcome's reconnect token. A failure is said and play goes on: the file only spares a
+// restarted bot a wait.
+function saveReconnect(file, opts, token) {
+  const record = {
+    format: RECONNECT_FORMAT,
+    version: RECONNECT_VERSION,
+    referee: opts.connect,
+    token_sha256: sha256(opts.token),
+    reconnect_token: token,
+  };
+  const dir = path.dirname(file);
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${crypto.randomUUID()}.tmp`);
+  try {
+    const fd = fs.openSync(tmp, "wx", 0o600);
+    try {
+      fs.fchmodSync(fd, 0o600); // the mode given to open is narrowed by the umask: set it exactly
+      fs.writeSync(fd, `${JSON.stringify(record)}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, file); // a reader never sees half a file
+    opts.keptInode = fs.statSync(file).ino; // ours: see rewrittenByAnother
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    log(`cannot write the reconnect file ${file} (${err.message}); a restart will have to wait`);
+  }
+}
+
+// Whether another process wrote the file since we last did (each write is a new file renamed
+// over the old): a restarted copy of this bot, which holds the entrant now. Then this one, whose
+// connection dropped while it hung, must not take the seat back with the same token.
+function rewrittenByAnother(file, opts) {
+  if (opts.keptInode === undefined) return false;
+  try {
+    return fs.statSync(file).ino !== opts.keptInode;
+  } catch {
+    return false; // gone: the tournament is over, or its owner removed it
+  }
+}
+
+// Remove the file: the tournament is over (its secret should not linger), or the referee does
+// not know the token (a new event at the same address).
+function forgetReconnect(file) {
+  try {
+    fs.rmSync(file, { force: true });
+  } catch (err) {
+    log(`cannot remove the reconnect file ${file}: ${err.message}`);
+  }
+}
+
 // ------------------------------------------------------------------ the stream
 function loadService() {
   const definition = loader.loadSync("truf/arena/v1/arena.proto", {
@@ -354,6 +456,10 @@ function session(ArenaService, opts) {
           welcomed = true;
           opts.reconnectToken = msg.welcome.reconnect_token || ""; // for the next hello
           log(`connected to ${opts.connect} as ${msg.welcome.entrant}`);
+          // Kept before any request comes: a restarted copy of this bot may need it.
+          if (opts["reconnect-file"]) {
+            saveReconnect(opts["reconnect-file"], opts, opts.reconnectToken);
+          }
           break;
         case "decision_request": {
           const req = msg.decision_request;
@@ -413,7 +519,7 @@ function session(ArenaService, opts) {
 
 const USAGE =
   "usage: node bot.js --connect HOST:PORT [--token T] [--seed S] [--capacity N] [--name NAME]" +
-  " [--tls-ca CERT]";
+  " [--tls-ca CERT] [--reconnect-file PATH]";
 
 function parseCli() {
   const options = {
@@ -423,6 +529,7 @@ function parseCli() {
     capacity: { type: "string", default: "1" },
     name: { type: "string", default: "js" },
     "tls-ca": { type: "string", default: "" },
+    "reconnect-file": { type: "string", default: "" },
   };
   let values;
   try {
@@ -457,11 +564,30 @@ async function main() {
     return 2;
   }
   const ArenaService = loadService();
+  const keep = opts["reconnect-file"];
+  opts.reconnectToken = keep ? loadReconnect(keep, opts) : "";
+  let fromFile = opts.reconnectToken !== ""; // until a Welcome or a refusal says what it is worth
   let giveUpAt = Date.now() + RETRY_FOR_MS;
   let delay = 100;
   for (;;) {
+    if (keep && rewrittenByAnother(keep, opts)) {
+      log(`error: another copy of this bot has taken its seat over (it rewrote ${keep}); stopping`);
+      return 1;
+    }
     const { over, welcomed, status } = await session(ArenaService, opts);
-    if (over) return 0;
+    if (over) {
+      if (keep) forgetReconnect(keep);
+      return 0;
+    }
+    if (fromFile && !welcomed && status.code === grpc.status.UNAUTHENTICATED) {
+      // The stored token is unknown here (a new event at the same address): forget it.
+      log(`the referee does not know the reconnect token in ${keep} (${status.details}); ` +
+          "removed it, connecting without it");
+      forgetReconnect(keep);
+      [opts.reconnectToken, fromFile] = ["", false];
+      continue;
+    }
+    if (welcomed) fromFile = false;
     const name = Object.keys(grpc.status).find((k) => grpc.status[k] === status.code);
     // RESOURCE_EXHAUSTED after a Welcome is a cut-off, not a refusal: we may come back.
     const cut = welcomed && status.code === grpc.status.RESOURCE_EXHAUSTED;
