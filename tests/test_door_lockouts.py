@@ -223,6 +223,29 @@ def test_in_an_open_tournament_a_new_bot_gets_a_seat_from_an_address_over_its_li
         newcomer.close()
 
 
+def test_a_new_bots_hello_from_an_address_over_its_limit_waits_the_delay_before_judging(
+    host: Callable[..., Hosted],
+) -> None:
+    """Anyone can send an open tournament's new-bot hello, so from an address over its
+    limit it is judged only after the address's delay (a refusal sent at once, and the
+    delay after it, would let a flooder behind the NAT fail hellos as fast as it likes)."""
+    slow = Limits(failed_hellos_burst=1, failed_hellos_per_second=0.001, refusal_delay=600)
+    h = host(open_seats=2, limits=slow)
+    gate = h.referee.gate
+    assert gate is not None
+    err = refusal(h.address, hello(version=99))  # under the limit: judged at once
+    assert err.code() is grpc.StatusCode.FAILED_PRECONDITION, err.details()
+    until(lambda: debt(h) < 1.0, what="the failed hello charged to the address")
+    refused = h.call(lambda: h.referee.refused)
+    held = Stream(h.address, hello(version=99))
+    try:
+        until(lambda: h.call(lambda: gate.delayed) == 1, what="the hello held in the delay")
+        assert h.call(lambda: h.referee.refused) == refused  # not judged yet
+    finally:
+        held.close()
+    until(lambda: h.call(lambda: gate.delayed) == 0, what="the delay's place given back")
+
+
 def test_in_an_open_tournament_a_seated_bot_comes_back_and_a_newcomer_waits(
     host: Callable[..., Hosted],
 ) -> None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import inspect
 import ipaddress
 import itertools
@@ -319,6 +320,15 @@ class Waiter:
     )
 
 
+class Vouch(enum.Enum):
+    """What the referee says of a Play stream's first message (``Referee.vouches``),
+    for an address over its failed-hello limit."""
+
+    NONE = "none"  # refused at the door, after the address's delay
+    ENTRANT = "entrant"  # an entrant's credential: judged at once
+    NEWCOMER = "newcomer"  # an open tournament's new bot: judged after the address's delay
+
+
 class Gate(grpc.aio.ServerInterceptor):
     """Admits unauthenticated calls within ``limits``; ``play`` names the bots' stream
     method, whose streams are limited until the referee welcomes them.
@@ -330,7 +340,7 @@ class Gate(grpc.aio.ServerInterceptor):
     message does not come: gRPC runs a unary handler only once its message is in."""
 
     def __init__(
-        self, limits: Limits, play: str, vouched: Callable[[Any], bool] | None = None
+        self, limits: Limits, play: str, vouched: Callable[[Any], Vouch] | None = None
     ) -> None:
         self.limits = limits
         self.play = play
@@ -338,7 +348,7 @@ class Gate(grpc.aio.ServerInterceptor):
         # (an entrant's token, a reconnect token it issued; any hello while an open
         # tournament has seats before its start): such a hello is judged on its merits
         # even from an address that is over its failed-hello limit.
-        self.vouched: Callable[[Any], bool] = vouched or (lambda first: False)
+        self.vouched: Callable[[Any], Vouch] = vouched or (lambda first: Vouch.NONE)
         self.calls = PeerBuckets(limits.calls_per_second, limits.calls_burst)
         self.all_calls = TokenBucket(limits.all_calls_per_second, limits.all_calls_burst)
         self.failed_hellos = PeerBuckets(
@@ -536,9 +546,10 @@ class Gate(grpc.aio.ServerInterceptor):
             # An address over its failed-hello limit is not refused before its hello:
             # one of its hellos may be an entrant's, redialling (a bot behind the same
             # NAT as a flooder, say), or a new bot's in an open tournament. It waits in
-            # the waiting room like any stream; a hello the referee does not vouch for
-            # (``Referee.vouches``) is then refused, and nothing it does is charged to
-            # the address (its debt stays as it was).
+            # the waiting room like any stream. Then (``Referee.vouches``) an entrant's
+            # hello is judged at once; a new bot's, which anyone can send, after the
+            # address's delay, as its refusal would be; any other is refused after that
+            # delay. Nothing it does is charged to the address (its debt stays as it was).
             over = self.failed_hellos[address].level() < 1.0
             waiter = self._enter(address)
             welcomed = False
@@ -546,19 +557,17 @@ class Gate(grpc.aio.ServerInterceptor):
             try:
                 hello = await self._hello(requests, waiter, context)
                 self._leave(waiter)
-                if over and not self.vouched(hello):
+                vouch = self.vouched(hello) if over else Vouch.ENTRANT
+                if vouch is Vouch.NONE:
                     await self.refuse(
                         context,
                         grpc.StatusCode.UNAVAILABLE,
                         f"too many failed hellos or cut-off bots from {address}; try again shortly",
                     )
+                if vouch is Vouch.NEWCOMER:
+                    await self.pause()
                 responses = play(_Prefixed(hello, requests), context)
-                try:
-                    first = await anext(responses, None)  # the Welcome, or a refusal
-                except Exception:  # AbortError: the referee refused the hello
-                    if over:  # an over-limit address's refused hello waits, as all its others
-                        await self.pause()
-                    raise
+                first = await anext(responses, None)  # the Welcome, or a refusal (AbortError)
                 if first is None:
                     return
                 welcomed = True

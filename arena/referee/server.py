@@ -37,6 +37,7 @@ from arena.referee.limits import (
     Budget,
     Gate,
     Limits,
+    Vouch,
     patient_with,
     server_options,
 )
@@ -589,24 +590,27 @@ class Referee(pb_grpc.ArenaServiceServicer):  # type: ignore[misc]
         entrant.bot_name, entrant.bot_version = hello.bot_name, hello.bot_version
         return entrant
 
-    def vouches(self, first: pb.PlayRequest | bytes) -> bool:
+    def vouches(self, first: pb.PlayRequest | bytes) -> Vouch:
         """Whether a stream's first message is a hello this referee would seat on its
-        own word: one with a credential it knows (an entrant's token, or a reconnect
-        token it issued), or any hello while an open tournament that has not started
-        has a seat left (a new bot needs no credential there). Its hello is then judged on its
-        merits even when its address is over the front door's failed-hello limit
-        (``Gate``): a flooder on the same address (behind the same NAT, say) cannot keep
-        an entrant out, nor a bot that would become one. It gains nothing a fresh
-        address does not have: an open tournament seats any bot that says hello. (Not
-        whether it will be welcomed: ``_admit`` decides that.)"""
+        own word, for the front door (``Gate``) when the stream's address is over its
+        failed-hello limit: one with a credential it knows (an entrant's token, or a
+        reconnect token it issued) is judged at once; any hello while an open tournament
+        that has not started has a seat left (a new bot needs no credential there) is
+        judged after the address's delay, which its refusal would have waited; any other
+        is refused after that delay. So a flooder on the same address (behind the same
+        NAT, say) keeps neither an entrant out nor a bot that would become one, and
+        gains nothing: its own hellos wait the delay as before. (Not whether a hello
+        will be welcomed: ``_admit`` decides that.)"""
         if isinstance(first, bytes) or first.WhichOneof("message") != "hello":
-            return False
+            return Vouch.NONE
         hello = first.hello
         if hello.reconnect_token and hello.reconnect_token in self.by_credential:
-            return True
-        if not (self.by_token or self.started):  # open, before the start: any bot
-            return len(self.entrants) < self.open_seats
-        return bool(hello.token) and hello.token in self.by_token
+            return Vouch.ENTRANT
+        if hello.token and hello.token in self.by_token:
+            return Vouch.ENTRANT
+        if not (self.by_token or self.started) and len(self.entrants) < self.open_seats:
+            return Vouch.NEWCOMER  # open, before the start: any bot
+        return Vouch.NONE
 
     def _returning(self, hello: pb.Hello) -> Entrant | None:
         """The entrant a Hello's reconnect_token names; None without one, or with one
