@@ -27,11 +27,14 @@ connection still looks alive (docs/protocol.md section 6).
 from __future__ import annotations
 
 import argparse
+import errno
 import hashlib
 import json
 import os
 import queue
+import secrets
 import socket
+import stat
 import sys
 import threading
 import time
@@ -147,6 +150,17 @@ def answer_for(bot: Bot, request: Any) -> pb.PlayRequest:
 
 RECONNECT_FORMAT = "truf-arena-reconnect"
 RECONNECT_VERSION = 1
+RECONNECT_FIELDS = ("format", "version", "referee", "token_sha256", "reconnect_token")
+# A reconnect file is some 300 bytes: a bigger one is not ours, and is not read whole.
+RECONNECT_MAX_BYTES = 64 * 1024
+
+
+class _Unusable(Exception):
+    """A reconnect file not to use; its message says why, after "the reconnect file PATH"."""
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")  # Python reads NaN and Infinity; JSON has none
 
 
 class ReconnectFile:
@@ -155,9 +169,10 @@ class ReconnectFile:
 
     One JSON object: ``format`` ("truf-arena-reconnect"), ``version`` (1), ``referee``
     (the address as given to ``--connect``), ``token_sha256`` (the hex SHA-256 of the
-    organiser's token, "" included: never the token itself) and ``reconnect_token``. A
-    file for another referee or another token is not used, so its secret never goes
-    anywhere else. Written whole and owner-only (0600); removed when the tournament ends.
+    organiser's token, "" included: never the token itself), ``reconnect_token`` and
+    ``writer`` (a random name of the process that wrote it). A file for another referee
+    or another token is not used, so its secret never goes anywhere else. Written whole
+    and owner-only (0600); removed when the tournament ends.
     """
 
     def __init__(self, path: str | os.PathLike[str], address: str, token: str) -> None:
@@ -165,45 +180,71 @@ class ReconnectFile:
         self.address = address
         self.token_sha256 = hashlib.sha256(token.encode()).hexdigest()
         self.unwritable = ""  # the last failure to write it, said once
-        self.written: tuple[int, int] | None = None  # (device, inode) of our last write
+        # Ours alone, in every file we write: a file naming another writer was written by
+        # another process (see rewritten_by_another). Not the inode: a freed inode number
+        # is reused at once (ext4), so another process's file can have our last one's.
+        self.writer = secrets.token_hex(16)
+        self.wrote = False
+
+    def _read(self) -> Any:
+        """The file's JSON value. Raises FileNotFoundError (no file), another OSError (it
+        cannot be read) or _Unusable (it is not a small regular file of UTF-8 JSON)."""
+        # O_NONBLOCK: opening a FIFO planted at the path (in /tmp another local user can)
+        # would wait for a writer forever; fstat then refuses all but a regular file.
+        fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):  # a directory too, as in Node
+                raise _Unusable("is not a regular file")
+            with os.fdopen(os.dup(fd), "rb") as f:
+                raw = f.read(RECONNECT_MAX_BYTES + 1)
+        finally:
+            os.close(fd)
+        if len(raw) > RECONNECT_MAX_BYTES:
+            raise _Unusable(f"is too large (over {RECONNECT_MAX_BYTES} bytes)")
+        try:
+            # Every number a double, as in JavaScript (bots/js/bot.js reads the same file
+            # the same way): 1.0 is 1, and a 5,000-digit integer is no ValueError.
+            return json.loads(raw.decode("utf-8"), parse_int=float, parse_constant=_no_constant)
+        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError
+            raise _Unusable(f"is not JSON ({exc})") from None
+
+    def _problem(self, data: Any) -> str:
+        """Why a parsed file is not to be used by this run, or "" if it is."""
+        if not isinstance(data, dict):
+            return "is not a JSON object"
+        if not all(k in data for k in RECONNECT_FIELDS):
+            return f"lacks one of {', '.join(RECONNECT_FIELDS)}"
+        version = data["version"]  # a float (see _read); True == 1, but it is no number here
+        one = isinstance(version, float) and version == RECONNECT_VERSION
+        strings = all(isinstance(data[k], str) for k in ("format", "referee", "token_sha256"))
+        if data["format"] != RECONNECT_FORMAT or not one or not strings:
+            return f"is not a {RECONNECT_FORMAT} file of version {RECONNECT_VERSION}"
+        credential = data["reconnect_token"]
+        if not isinstance(credential, str) or not credential:
+            return "holds no reconnect_token"
+        if data["referee"] != self.address:  # quoted: what a file holds stays on one line
+            return f"is for the referee at {json.dumps(data['referee'], ensure_ascii=False)}"
+        if data["token_sha256"] != self.token_sha256:
+            return "is for another token"
+        return ""
 
     def load(self) -> str:
         """The stored reconnect token, or "" (no file yet, or one not to use: said why,
         in one line, for anything but a missing file)."""
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = self._read()
+            why = self._problem(data)
         except FileNotFoundError:
             return ""
         except OSError as exc:
-            _log(f"cannot read the reconnect file {self.path}: {exc.strerror}; not using it")
+            code = errno.errorcode.get(exc.errno or 0, str(exc.strerror))
+            why = f"cannot be read ({code})"
+        except _Unusable as exc:
+            why = str(exc)
+        if why:
+            _log(f"the reconnect file {self.path} {why}; not using it")
             return ""
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            _log(f"the reconnect file {self.path} is not JSON ({exc}); not using it")
-            return ""
-        fields = ("format", "version", "referee", "token_sha256", "reconnect_token")
-        if not isinstance(data, dict) or not all(k in data for k in fields):
-            _log(f"the reconnect file {self.path} lacks one of {', '.join(fields)}; not using it")
-            return ""
-        version = data["version"]
-        other = type(version) is not int or version != RECONNECT_VERSION  # True == 1: no int
-        if data["format"] != RECONNECT_FORMAT or other:
-            _log(
-                f"the reconnect file {self.path} is not a {RECONNECT_FORMAT} file of version "
-                f"{RECONNECT_VERSION}; not using it"
-            )
-            return ""
-        credential = data["reconnect_token"]
-        if not isinstance(credential, str) or not credential:
-            _log(f"the reconnect file {self.path} holds no reconnect_token; not using it")
-            return ""
-        if data["referee"] != self.address:
-            where = data["referee"]
-            _log(f"the reconnect file {self.path} is for the referee at {where}; not using it")
-            return ""
-        if data["token_sha256"] != self.token_sha256:
-            _log(f"the reconnect file {self.path} is for another token; not using it")
-            return ""
-        return credential
+        return str(data["reconnect_token"])
 
     def save(self, credential: str) -> None:
         """Keep ``credential`` (a Welcome's reconnect token). A failure is said, once, and
@@ -214,36 +255,35 @@ class ReconnectFile:
             "referee": self.address,
             "token_sha256": self.token_sha256,
             "reconnect_token": credential,
+            "writer": self.writer,
         }
         try:
             write_atomic(self.path, json.dumps(record) + "\n", secret=True)
             self.unwritable = ""
-            self.written = self._identity()
+            self.wrote = True
         except OSError as exc:
             why = f"cannot write the reconnect file {self.path}: {exc.strerror}"
             if why != self.unwritable:
                 _log(f"{why}; a restarted bot will wait for its old connection to end")
             self.unwritable = why
 
-    def _identity(self) -> tuple[int, int] | None:
-        try:
-            st = os.stat(self.path)
-        except OSError:
-            return None
-        return st.st_dev, st.st_ino
-
     def rewritten_by_another(self) -> bool:
-        """Whether another process wrote the file since we last did (each write is a new
-        file renamed over the old): a restarted copy of this bot, which holds the entrant
-        now. Then this one, whose connection dropped while it hung, must not take the
-        seat back with the same token (the two would take turns)."""
-        if self.written is None:
+        """Whether another process wrote the file since we last did: a restarted copy of
+        this bot, which holds the entrant now (its file names another ``writer``). Then
+        this one, whose connection dropped while it hung, must not take the seat back
+        with the same token (the two would take turns). A file gone, unreadable or not
+        JSON is no sign of that: a restart writes a whole file."""
+        if not self.wrote:
             return False
-        now = self._identity()
-        return now is not None and now != self.written
+        try:
+            data = self._read()
+        except (OSError, _Unusable):
+            return False
+        return isinstance(data, dict) and data.get("writer") != self.writer
 
     def forget(self) -> None:
         """Remove the file: the tournament is over, or the referee does not know it."""
+        self.wrote = False
         try:
             self.path.unlink(missing_ok=True)
         except OSError as exc:

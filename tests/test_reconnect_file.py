@@ -11,8 +11,11 @@ frozen process must keep its connection, so that only the takeover can end it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
+import re
 import signal
 import stat
 import subprocess
@@ -115,12 +118,19 @@ def node_bot(h: Hosted, keep: Path, name: str, token: str = "tok-0") -> list[str
             "--token", token, "--name", name, "--reconnect-file", str(keep)]  # fmt: skip
 
 
+def writer(path: Path) -> str:
+    return str(json.loads(path.read_text())["writer"])
+
+
 def assert_kept(h: Hosted, keep: Path) -> None:
     """The file is the owner's alone and holds bot0's reconnect token, for this referee
-    and token, as the SDK reads it (whichever language wrote it)."""
+    and token, and its writer's random name, as the SDK reads it (whichever language
+    wrote it)."""
     assert stat.S_IMODE(keep.stat().st_mode) == 0o600
     credential = credential_of(h, "bot0")
-    assert json.loads(keep.read_text()) == json.loads(record(h.address, "tok-0", credential))
+    kept = json.loads(keep.read_text())
+    assert re.fullmatch("[0-9a-f]{32}", kept.pop("writer"))
+    assert kept == json.loads(record(h.address, "tok-0", credential))
     assert sdk.ReconnectFile(keep, h.address, "tok-0").load() == credential
 
 
@@ -213,7 +223,9 @@ def test_a_copy_cut_off_while_frozen_does_not_take_the_seat_back_from_its_restar
     """The frozen bot's connection was cut (here by the referee, as its keepalive does)
     before its restarted copy came; the restart is welcomed and rewrites the file. The
     old copy, resumed, sees only a drop and would take the seat back with the same token:
-    the rewritten file tells it that another copy holds the seat, and it stops."""
+    the rewritten file, which names another writer, tells it that another copy holds the
+    seat, and it stops. Even when the restart's file has the old one's inode, as it often
+    has on ext4, which reuses a freed inode number at once: made certain here."""
     h = host(tokens=TOKENS, limits=NO_KEEPALIVE)
     keep = tmp_path / "bot0.reconnect"
     if language == "node":
@@ -234,13 +246,17 @@ def test_a_copy_cut_off_while_frozen_does_not_take_the_seat_back_from_its_restar
 
     with process(commands[0], tmp_path / "old.log") as old:
         welcomed_with_file(old, keep, tmp_path / "old.log")
-        first = keep.stat().st_ino
+        held = tmp_path / "held"
+        os.link(keep, held)  # the old file's inode stays in use, to be given back below
         old.send_signal(signal.SIGSTOP)
         h.call(cut)
         until(lambda: not connected(h, "bot0"), what="the frozen bot cut off")
         with process(commands[1], tmp_path / "new.log") as new:
             until(lambda: bot0() == (new_name, True), 60, "the restarted bot welcomed")
-            until(lambda: keep.exists() and keep.stat().st_ino != first, what="its file written")
+            until(lambda: keep.stat().st_ino != held.stat().st_ino, what="its file written")
+            # The restart's file on the old one's inode: what ext4 often does by itself.
+            held.write_bytes(keep.read_bytes())
+            os.replace(held, keep)
             old.send_signal(signal.SIGCONT)
             assert old.wait(timeout=30) == 1
             assert bot0() == (new_name, True) and not refusals(h)
@@ -263,10 +279,10 @@ def other_token(h: Hosted, credential: str) -> str:
 
 
 CASES: dict[str, tuple[Callable[[Hosted, str], str], str]] = {
-    "another referee": (other_referee, "is for the referee at 127.0.0.1:1;"),
+    "another referee": (other_referee, 'is for the referee at "127.0.0.1:1";'),
     "another token": (other_token, "is for another token"),
     "not JSON": (lambda h, c: f"reconnect_token={c}\n", "is not JSON"),
-    "a list": (lambda h, c: json.dumps([c]), "lacks one of format, version"),
+    "a list": (lambda h, c: json.dumps([c]), "is not a JSON object"),
     "a newer version": (
         lambda h, c: record(h.address, "tok-0", c, version=2),
         "is not a truf-arena-reconnect file of version 1",
@@ -305,7 +321,7 @@ def test_a_reconnect_file_for_elsewhere_or_malformed_is_not_used_and_says_so(
     assert len(said) == 1 and line in said[0] and "not using it" in said[0], said
 
 
-@pytest.mark.parametrize("case", ["another token", "not JSON", "a newer version"])
+@pytest.mark.parametrize("case", ["another referee", "a list", "a newer version"])
 def test_the_node_bot_does_not_use_a_reconnect_file_for_elsewhere_or_malformed(
     host: Callable[..., Hosted], js_node_modules: Path, tmp_path: Path, case: str
 ) -> None:
@@ -358,14 +374,184 @@ def test_the_node_bot_drops_a_stale_token_with_its_file(
     assert "the tournament is full" in said, said
 
 
-def test_an_unreadable_reconnect_file_gives_one_line(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+ADDRESS = "127.0.0.1:50051"
+NOT_V1 = "is not a truf-arena-reconnect file of version 1"
+
+
+def fifo(path: Path) -> None:
+    os.mkfifo(path)  # opening it to read waits for a writer, unless O_NONBLOCK
+
+
+def text(content: str | bytes) -> Callable[[Path], None]:
+    def make(path: Path) -> None:
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+
+    return make
+
+
+def file_text(**changes: Any) -> Callable[[Path], None]:
+    return text(record(ADDRESS, "tok-0", "secret", **changes))
+
+
+NO_REFEREE = json.dumps(
+    {"format": "truf-arena-reconnect", "version": 1, "token_sha256": "", "reconnect_token": "x"}
+)
+
+# Each file the Python SDK and the Node bot both refuse in one line, the same words after
+# "the reconnect file PATH" ("is not JSON (" then the parser's own words), and one both use.
+FILES: dict[str, tuple[Callable[[Path], None], str]] = {
+    "a FIFO": (fifo, "is not a regular file"),  # another local user can plant one in /tmp
+    "a directory": (Path.mkdir, "is not a regular file"),
+    "under a file": (lambda p: None, "cannot be read (ENOTDIR)"),  # the test makes it
+    "too large": (text(" " * (64 * 1024 + 1)), "is too large (over 65536 bytes)"),
+    "200,000 [": (text("[" * 200_000), "is too large (over 65536 bytes)"),
+    "60,000 [": (text("[" * 60_000), "is not JSON ("),  # Python's json: RecursionError
+    "a 5,000-digit version": (
+        text(record(ADDRESS, "tok-0", "x").replace('"version": 1', '"version": ' + "1" * 5000)),
+        NOT_V1,  # a double in JavaScript; Python's int() refuses it (ValueError)
+    ),
+    "NaN": (text('{"version": NaN}'), "is not JSON ("),
+    "not UTF-8": (text(b'{"format": "\xff"}'), "is not JSON ("),
+    "a BOM": (text("\ufeff" + record(ADDRESS, "tok-0", "x")), "is not JSON ("),
+    "a list": (text("[1]"), "is not a JSON object"),
+    "no referee": (
+        text(NO_REFEREE),
+        "lacks one of format, version, referee, token_sha256, reconnect_token",
+    ),
+    "version true": (file_text(version=True), NOT_V1),
+    "version 2": (file_text(version=2), NOT_V1),
+    "a number for referee": (file_text(referee=5), NOT_V1),
+    "no token": (file_text(reconnect_token=""), "holds no reconnect_token"),
+    "a referee with a newline": (
+        file_text(referee="127.0.0.1:1\n[bot] connected"),
+        'is for the referee at "127.0.0.1:1\\n[bot] connected"',  # one line
+    ),
+    "another token": (text(record(ADDRESS, "tok-1", "secret")), "is for another token"),
+    "version 1.0": (file_text(version=1.0), ""),  # the same number as 1, in both
+    "an unknown field": (file_text(writer="0" * 32, later="?"), ""),
+}
+
+NODE_LOAD = """
+const bot = require(process.argv[1]);
+const got = bot.loadReconnect(process.argv[2], { connect: process.argv[3], token: "tok-0" });
+process.stdout.write(JSON.stringify(got));
+"""
+
+
+@pytest.mark.parametrize("case", list(FILES))
+def test_both_clients_refuse_a_hostile_or_foreign_file_in_the_same_line_or_use_it(
+    js_node_modules: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], case: str
+) -> None:
+    """Read with O_NONBLOCK, only a regular file of at most 64 KiB; every number a double
+    (1.0 is 1); deep nesting or a 5,000-digit number is no traceback; fields checked
+    before what they say. Neither client waits, raises, or says it differently."""
+    make, why = FILES[case]
+    if case == "under a file":  # a path whose directory is a file: open fails
+        (tmp_path / "a file").write_text("")
+        keep = tmp_path / "a file" / "bot.reconnect"
+    else:
+        keep = tmp_path / "bot.reconnect"
+    make(keep)
+    loaded: list[str] = []
+    worker = threading.Thread(
+        target=lambda: loaded.append(sdk.ReconnectFile(keep, ADDRESS, "tok-0").load()),
+        daemon=True,
+    )
+    worker.start()
+    try:
+        until(lambda: not worker.is_alive(), 30, "the SDK to read the file")
+    finally:  # a reader stuck opening a FIFO gets a writer, then its end
+        if case == "a FIFO":
+            with contextlib.suppress(OSError):
+                os.close(os.open(keep, os.O_WRONLY | os.O_NONBLOCK))
+    node = subprocess.run(
+        ["node", "-e", NODE_LOAD, str(ROOT / "bots" / "js" / "bot.js"), str(keep), ADDRESS],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert node.returncode == 0, node.stderr
+    used = "" if why else "secret"
+    assert loaded == [used] and json.loads(node.stdout) == used
+    python_said = capsys.readouterr().err.splitlines()
+    node_said = node.stderr.splitlines()
+    if not why:
+        assert python_said == node_said == []
+        return
+    assert len(python_said) == len(node_said) == 1, (python_said, node_said)
+    start = f"the reconnect file {keep} {why}"
+    for said, tag in ((python_said[0], "[bot] "), (node_said[0], "[js] ")):
+        assert said.startswith(tag + start) and said.endswith("; not using it"), said
+    if not why.endswith("("):  # all but the parser's own words: the same line in both
+        assert python_said[0] == f"[bot] {start}; not using it"
+        assert node_said[0] == f"[js] {start}; not using it"
+
+
+def restarts_file_on_the_same_inode(keep: Path, save: Callable[[], None]) -> None:
+    """``save()`` writes the restart's file (a new one renamed over ``keep``); then it is
+    put on the inode of the file it replaced, as ext4 often does by itself (a freed inode
+    number is given to the next new file)."""
+    held = keep.with_name("held")
+    os.link(keep, held)
+    inode = keep.stat().st_ino
+    save()
+    assert keep.stat().st_ino != inode
+    held.write_bytes(keep.read_bytes())
+    os.replace(held, keep)
+    assert keep.stat().st_ino == inode
+
+
+def test_the_sdk_sees_its_file_rewritten_by_another_copy_even_on_its_inode(
+    tmp_path: Path,
 ) -> None:
     keep = tmp_path / "bot0.reconnect"
-    keep.mkdir()  # a directory where the file should be: read fails (even for root)
-    assert sdk.ReconnectFile(keep, "127.0.0.1:50051", "tok-0").load() == ""
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err == [f"[bot] cannot read the reconnect file {keep}: Is a directory; not using it"]
+    old = sdk.ReconnectFile(keep, ADDRESS, "tok-0")
+    assert not old.rewritten_by_another()  # it wrote nothing yet
+    old.save("A")
+    assert not old.rewritten_by_another()
+    restart = sdk.ReconnectFile(keep, ADDRESS, "tok-0")
+    restarts_file_on_the_same_inode(keep, lambda: restart.save("A"))
+    assert old.rewritten_by_another() and not restart.rewritten_by_another()
+    keep.write_text("not JSON")  # not a restart's doing: no sign of one
+    assert not old.rewritten_by_another()
+    restart.forget()
+    assert not old.rewritten_by_another() and not keep.exists()
+
+
+NODE_REWRITTEN = """
+const fs = require("node:fs");
+const bot = require(process.argv[1]);
+const [file, opts] = [process.argv[2], { connect: process.argv[3], token: "tok-0" }];
+const seen = [bot.rewrittenByAnother(file, opts)];
+bot.saveReconnect(file, opts, "A");
+seen.push(bot.rewrittenByAnother(file, opts));
+process.stdout.write(JSON.stringify(seen) + "\\n");
+process.stdin.once("data", () => {  // the restart wrote: ours again on stdin's word
+  process.stdout.write(JSON.stringify(bot.rewrittenByAnother(file, opts)) + "\\n");
+  process.exit(0);
+});
+"""
+
+
+def test_the_node_bot_sees_its_file_rewritten_by_another_copy_even_on_its_inode(
+    js_node_modules: Path, tmp_path: Path
+) -> None:
+    keep = tmp_path / "bot0.reconnect"
+    bot = str(ROOT / "bots" / "js" / "bot.js")
+    with subprocess.Popen(
+        ["node", "-e", NODE_REWRITTEN, bot, str(keep), ADDRESS],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    ) as node:  # fmt: skip
+        assert node.stdout is not None and node.stdin is not None
+        try:
+            assert json.loads(node.stdout.readline()) == [False, False]
+            assert re.fullmatch("[0-9a-f]{32}", writer(keep))
+            restart = sdk.ReconnectFile(keep, ADDRESS, "tok-0")
+            restarts_file_on_the_same_inode(keep, lambda: restart.save("A"))
+            node.stdin.write("go\n")
+            node.stdin.flush()
+            assert json.loads(node.stdout.readline()) is True
+            assert node.wait(timeout=30) == 0
+        finally:
+            node.kill()
 
 
 # ------------------------------------------------------------ stale tokens

@@ -329,25 +329,68 @@ function decideTruco({ view, legal_actions: legal = [] }) {
 // keep the token in a file only we can read (0600), written whole (a new file renamed over the
 // old), with what it belongs to: the referee's address and the SHA-256 of the organiser's token
 // (never the token), so it is never sent to another referee or with another token. One JSON
-// object, the same as arena/sdk.py's (docs/protocol.md §6):
+// object, the same as arena/sdk.py's, read the same way and refused in the same words
+// (docs/protocol.md §6):
 //   {"format": "truf-arena-reconnect", "version": 1, "referee": "HOST:PORT",
-//    "token_sha256": "<hex>", "reconnect_token": "<from the Welcome>"}
+//    "token_sha256": "<hex>", "reconnect_token": "<from the Welcome>", "writer": "<hex>"}
 const RECONNECT_FORMAT = "truf-arena-reconnect";
 const RECONNECT_VERSION = 1;
+const RECONNECT_FIELDS = ["format", "version", "referee", "token_sha256", "reconnect_token"];
+// A reconnect file is some 300 bytes: a bigger one is not ours, and is not read whole.
+const RECONNECT_MAX_BYTES = 64 * 1024;
+// This process's name, in every file it writes: a file naming another writer was written by
+// another process (see rewrittenByAnother). Not the inode: a freed inode number is reused at once
+// (ext4), so another process's file can have our last one's.
+const WRITER = crypto.randomBytes(16).toString("hex");
 const sha256 = (text) => crypto.createHash("sha256").update(text, "utf8").digest("hex");
+
+// The file's JSON value. Throws ENOENT (no file), another system error (it cannot be read) or an
+// Error whose `unusable` says why it is not a small regular file of UTF-8 JSON.
+function readReconnect(file) {
+  const unusable = (why) => Object.assign(new Error(why), { unusable: why });
+  // O_NONBLOCK: opening a FIFO planted at the path (in /tmp another local user can) would wait for
+  // a writer forever; fstat then refuses all but a regular file.
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  let raw;
+  try {
+    if (!fs.fstatSync(fd).isFile()) throw unusable("is not a regular file"); // a directory too
+    const buf = Buffer.alloc(RECONNECT_MAX_BYTES + 1);
+    let size = 0;
+    for (;;) {
+      const n = fs.readSync(fd, buf, size, buf.length - size, null);
+      size += n;
+      if (n === 0 || size === buf.length) break; // the end, or more than a reconnect file
+    }
+    if (size > RECONNECT_MAX_BYTES) {
+      throw unusable(`is too large (over ${RECONNECT_MAX_BYTES} bytes)`);
+    }
+    raw = buf.subarray(0, size);
+  } finally {
+    fs.closeSync(fd);
+  }
+  try {
+    // fatal: bytes that are not UTF-8 are refused, not replaced; ignoreBOM: a BOM is kept, and
+    // JSON.parse refuses it (as Python's json does).
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(raw));
+  } catch (err) {
+    // V8's message quotes the text it stopped at, which may hold a newline: escaped, one line.
+    const escape = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+    const message = err.message.replace(/[\u0000-\u001f\u007f]/g, escape);
+    throw unusable(`is not JSON (${message})`);
+  }
+}
 
 // The stored reconnect token, or "" (no file yet, or one not to use: said why, in one line).
 function loadReconnect(file, opts) {
+  let why;
   let data;
   try {
-    data = JSON.parse(fs.readFileSync(file, "utf8"));
+    data = readReconnect(file);
+    why = reconnectProblem(data, opts);
   } catch (err) {
     if (err.code === "ENOENT") return ""; // the first run
-    const why = err.code ? `cannot be read (${err.code})` : `is not JSON (${err.message})`;
-    log(`the reconnect file ${file} ${why}; not using it`);
-    return "";
+    why = err.unusable ?? `cannot be read (${err.code})`;
   }
-  const why = reconnectProblem(data, opts);
   if (why) {
     log(`the reconnect file ${file} ${why}; not using it`);
     return "";
@@ -355,18 +398,24 @@ function loadReconnect(file, opts) {
   return data.reconnect_token;
 }
 
-// Why a parsed reconnect file is not to be used, or "" if it is ours.
+// Why a parsed reconnect file is not to be used by this run, or "" if it is ours (the same checks,
+// in the same order, as arena/sdk.py's ReconnectFile).
 function reconnectProblem(data, opts) {
   if (data === null || typeof data !== "object" || Array.isArray(data)) {
     return "is not a JSON object";
   }
-  if (data.format !== RECONNECT_FORMAT || data.version !== RECONNECT_VERSION) {
+  if (!RECONNECT_FIELDS.every((k) => Object.hasOwn(data, k))) {
+    return `lacks one of ${RECONNECT_FIELDS.join(", ")}`;
+  }
+  const strings = ["format", "referee", "token_sha256"].every((k) => typeof data[k] === "string");
+  if (data.format !== RECONNECT_FORMAT || data.version !== RECONNECT_VERSION || !strings) {
     return `is not a ${RECONNECT_FORMAT} file of version ${RECONNECT_VERSION}`;
   }
   if (typeof data.reconnect_token !== "string" || !data.reconnect_token) {
     return "holds no reconnect_token";
   }
-  if (data.referee !== opts.connect) return `is for the referee at ${data.referee}`;
+  // Quoted: what a file holds stays on one line.
+  if (data.referee !== opts.connect) return `is for the referee at ${JSON.stringify(data.referee)}`;
   if (data.token_sha256 !== sha256(opts.token)) return "is for another token";
   return "";
 }
@@ -380,6 +429,7 @@ function saveReconnect(file, opts, token) {
     referee: opts.connect,
     token_sha256: sha256(opts.token),
     reconnect_token: token,
+    writer: WRITER,
   };
   const dir = path.dirname(file);
   const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${crypto.randomUUID()}.tmp`);
@@ -392,28 +442,33 @@ function saveReconnect(file, opts, token) {
       fs.closeSync(fd);
     }
     fs.renameSync(tmp, file); // a reader never sees half a file
-    opts.keptInode = fs.statSync(file).ino; // ours: see rewrittenByAnother
+    opts.wroteReconnect = true; // see rewrittenByAnother
   } catch (err) {
     fs.rmSync(tmp, { force: true });
     log(`cannot write the reconnect file ${file} (${err.message}); a restart will have to wait`);
   }
 }
 
-// Whether another process wrote the file since we last did (each write is a new file renamed
-// over the old): a restarted copy of this bot, which holds the entrant now. Then this one, whose
-// connection dropped while it hung, must not take the seat back with the same token.
+// Whether another process wrote the file since we last did: a restarted copy of this bot, which
+// holds the entrant now (its file names another writer). Then this one, whose connection dropped
+// while it hung, must not take the seat back with the same token. A file gone, unreadable or not
+// JSON is no sign of that: a restart writes a whole file.
 function rewrittenByAnother(file, opts) {
-  if (opts.keptInode === undefined) return false;
+  if (!opts.wroteReconnect) return false;
+  let data;
   try {
-    return fs.statSync(file).ino !== opts.keptInode;
+    data = readReconnect(file);
   } catch {
-    return false; // gone: the tournament is over, or its owner removed it
+    return false;
   }
+  return data !== null && typeof data === "object" && !Array.isArray(data) &&
+    data.writer !== WRITER;
 }
 
 // Remove the file: the tournament is over (its secret should not linger), or the referee does
 // not know the token (a new event at the same address).
-function forgetReconnect(file) {
+function forgetReconnect(file, opts) {
+  opts.wroteReconnect = false;
   try {
     fs.rmSync(file, { force: true });
   } catch (err) {
@@ -576,14 +631,14 @@ async function main() {
     }
     const { over, welcomed, status } = await session(ArenaService, opts);
     if (over) {
-      if (keep) forgetReconnect(keep);
+      if (keep) forgetReconnect(keep, opts);
       return 0;
     }
     if (fromFile && !welcomed && status.code === grpc.status.UNAUTHENTICATED) {
       // The stored token is unknown here (a new event at the same address): forget it.
       log(`the referee does not know the reconnect token in ${keep} (${status.details}); ` +
           "removed it, connecting without it");
-      forgetReconnect(keep);
+      forgetReconnect(keep, opts);
       [opts.reconnectToken, fromFile] = ["", false];
       continue;
     }
@@ -628,5 +683,7 @@ if (require.main === module) {
     },
   );
 } else {
-  module.exports = { decide }; // require("./bot.js").decide(trufDecision) -> index, to experiment
+  // require("./bot.js").decide(trufDecision) -> index, to experiment; the reconnect file's
+  // functions for tests/test_reconnect_file.py.
+  module.exports = { decide, loadReconnect, saveReconnect, rewrittenByAnother };
 }
