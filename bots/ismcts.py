@@ -51,6 +51,17 @@ S = TypeVar("S")  # a game state (one world)
 A = TypeVar("A", bound=Hashable)  # an action
 
 DEFAULT_EXPLORATION = 1.0  # UCB1's constant, in the reward's own units
+# How a node below the root picks once past its lazy visits (``Tree``'s ``rule``):
+# "ucb" UCB1; "smooth" Smooth UCT (Heinrich and Silver, "Smooth UCT Search in Computer
+# Poker", IJCAI 2015): UCB1 with chance eta_k = max(GAMMA, ETA / (1 + D sqrt(N))), else an
+# action drawn in proportion to its visits (the node's average strategy); "regret"
+# regret matching on the sampled rewards (Lisy, Kovarik, Lanctot and Bosansky,
+# "Convergence of Monte Carlo Tree Search in Simultaneous Move Games", NIPS 2013: the
+# action drawn from the positive regrets mixed with GAMMA uniform exploration, its reward
+# importance-weighed by the chance it was drawn with, every legal action's regret moved
+# by its estimate less the reward).
+RULES = ("ucb", "smooth", "regret")
+GAMMA, ETA, D = 0.1, 0.9, 0.002  # Smooth UCT's constants (its paper's), GAMMA also regret's
 
 
 class Game(Protocol[S, A]):
@@ -95,6 +106,8 @@ class Edge:
     available: int = 0  # iterations in which it was legal here (UCB1's count)
     weight: float = 0.0  # the worlds' weights, summed
     value: float = 0.0  # weighed rewards, summed
+    regret: float = 0.0  # rule "regret": cumulative regret (weighed)
+    strategy: float = 0.0  # rule "regret": the regret-matching strategy's chances, summed
 
     @property
     def mean(self) -> float:
@@ -113,6 +126,24 @@ class Node(Generic[A]):
         if edge is None:
             edge = self.edges[action] = Edge()
         return edge
+
+    def matched(self, legal: Sequence[A]) -> list[float]:
+        """Regret matching's strategy over ``legal``: in proportion to the positive
+        cumulative regrets, uniform when none is positive."""
+        positive = [max(self.edge(a).regret, 0.0) for a in legal]
+        total = sum(positive)
+        if total <= 0:
+            return [1.0 / len(legal)] * len(legal)
+        return [r / total for r in positive]
+
+    def average(self, legal: Sequence[A]) -> list[float]:
+        """The node's average strategy over ``legal``: rule "regret", the regret-matching
+        strategies summed over its visits; else the share of its visits."""
+        sums = [self.edge(a).strategy for a in legal]
+        if sum(sums) <= 0:
+            sums = [float(self.edge(a).visits) for a in legal]
+        total = sum(sums)
+        return [x / total for x in sums] if total > 0 else [1.0 / len(legal)] * len(legal)
 
 
 @dataclass
@@ -151,6 +182,16 @@ def ucb(edge: Edge, exploration: float) -> float:
     return edge.mean + exploration * math.sqrt(math.log(edge.available) / edge.visits)
 
 
+def draw_from(legal: Sequence[A], chances: Sequence[float], rng: random.Random) -> int:
+    """The index of an action drawn with ``chances`` (summing to 1), by one number."""
+    u = rng.random()
+    for i, p in enumerate(chances):
+        u -= p
+        if u < 0:
+            return i
+    return len(legal) - 1
+
+
 def select(node: Node[A], legal: Sequence[A], exploration: float, first: A | None) -> A:
     """The action to take at ``node`` among ``legal``: ``first`` (the policy's) when
     given, else UCB1's best, ties to the first in ``legal``."""
@@ -172,11 +213,17 @@ class Tree(Generic[S, A]):
         me: int,
         exploration: float = DEFAULT_EXPLORATION,
         widen: int = 1,
+        default: Callable[[S, Sequence[A]], A] | None = None,
+        rule: str = "ucb",
     ) -> None:
+        if rule not in RULES:
+            raise ValueError(f"ismcts: rule={rule!r} is not one of {', '.join(RULES)}")
         self.game = game
         self.me = me
         self.exploration = exploration
         self.widen = widen
+        self.default = default  # a lazy node's action when the policy's is not offered
+        self.rule = rule  # how a node below the root picks past its lazy visits (RULES)
         self.nodes: dict[tuple[Hashable, ...], Node[A]] = {}
 
     def walk(
@@ -187,6 +234,7 @@ class Tree(Generic[S, A]):
         to every edge taken, weighed by ``weight``, and returned."""
         game, me, nodes = self.game, self.me, self.nodes
         path: list[Edge] = []
+        matched: list[tuple[Node[A], Sequence[A], int, float]] = []  # rule "regret"
         growing = True  # still in the tree: no new node added this walk yet
         while (seat := game.actor(state)) is not None:
             legal = game.choices(state) if seat == me and growing else ()
@@ -196,8 +244,29 @@ class Tree(Generic[S, A]):
                     node = nodes[key] = Node()
                 visits = sum(e.visits for e in node.edges.values())
                 lazy = not visits or (bool(key) and visits < self.widen)
-                first = game.policy(state, rng) if lazy else None
-                action = select(node, legal, self.exploration, first if first in legal else None)
+                if lazy:
+                    first = game.policy(state, rng)
+                    if first not in legal and self.default is not None:
+                        first = self.default(state, legal)
+                    action = select(
+                        node, legal, self.exploration, first if first in legal else None
+                    )
+                elif key and self.rule == "regret":
+                    chances = node.matched(legal)
+                    for a, p in zip(legal, chances, strict=True):
+                        node.edge(a).strategy += weight * p
+                    mixed = [(1 - GAMMA) * p + GAMMA / len(legal) for p in chances]
+                    i = draw_from(legal, mixed, rng)
+                    action = legal[i]
+                    matched.append((node, legal, i, mixed[i]))
+                elif (
+                    key
+                    and self.rule == "smooth"
+                    and rng.random() >= max(GAMMA, ETA / (1 + D * math.sqrt(visits)))
+                ):
+                    action = legal[draw_from(legal, node.average(legal), rng)]
+                else:
+                    action = select(node, legal, self.exploration, None)
                 for a in legal:
                     node.edge(a).available += 1
                 path.append(node.edge(action))
@@ -215,6 +284,10 @@ class Tree(Generic[S, A]):
             edge.visits += 1
             edge.weight += weight
             edge.value += weight * reward
+        for node, legal, i, chance in matched:  # each action's estimate less the reward
+            for j, a in enumerate(legal):
+                estimate = reward / chance if j == i else 0.0
+                node.edge(a).regret += weight * (estimate - reward)
         return reward
 
 

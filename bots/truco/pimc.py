@@ -756,6 +756,9 @@ BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the doc
 TREES = ("off", "below")  # ``tree``: the searching seat's later decisions by ISMCTS or not
 EXPLORATION = 3.0  # tree: UCB1's constant, points (about one world's spread of a hand's points)
 WIDEN = 8  # tree: visits before a node below the root tries more than the policy's choice
+# ``lazy``: what a lazy node plays when its policy's card is not offered: UCB1's pick, or
+# the table card (``TreeGame.offered``)
+LAZIES = ("ucb", "table")
 
 
 class Walk:
@@ -805,6 +808,11 @@ class TreeGame:
 
     def policy(self, walk: Walk, rng: random.Random) -> Action:
         return self.move(walk.sim, rng)
+
+    def offered(self, walk: Walk, legal: Sequence[Action]) -> Action:
+        """``lazy=table``: what a node plays in its lazy visits when the policy's choice
+        is not offered (a random card, ``NOISE``): the card offered (``table_card``)."""
+        return next((a for a in legal if isinstance(a, Play)), legal[0])
 
     def play(self, walk: Walk, action: Action) -> Walk:
         walk.sim.step(action)
@@ -890,12 +898,23 @@ class Bot(BaseBot):
         model: str = "team",
         learn: bool = True,
         tree: str = "below",
+        explore: float = EXPLORATION,
+        widen: int = WIDEN,
+        lazy: str = "ucb",
+        select: str = "ucb",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
         if tree not in TREES:
             raise ValueError(f"pimc: tree={tree!r} is not one of {', '.join(TREES)}")
         self.tree = tree
+        if lazy not in LAZIES:
+            raise ValueError(f"pimc: lazy={lazy!r} is not one of {', '.join(LAZIES)}")
+        if select not in ismcts.RULES:
+            raise ValueError(f"pimc: select={select!r} is not one of {', '.join(ismcts.RULES)}")
+        if not explore >= 0 or widen < 1:
+            raise ValueError(f"pimc: explore={explore} must be 0 or more, widen={widen} 1 or more")
+        self.explore, self.widen, self.lazy, self.select = float(explore), int(widen), lazy, select
         if model not in MODELS:
             raise ValueError(f"pimc: model={model!r} is not one of {', '.join(MODELS)}")
         self.move: Policy = MODELS[model]
@@ -948,7 +967,9 @@ class Bot(BaseBot):
         below: ismcts.Tree[Walk, Action] | None = None  # tree=below: its later decisions
         if self.tree == "below":
             game = TreeGame(view.seat, len(view.plays) - 1, move)
-            below = ismcts.Tree(game, view.seat, EXPLORATION, WIDEN)
+            below = ismcts.Tree(game, view.seat, self.explore, self.widen,
+                                game.offered if self.lazy == "table" else None,
+                                self.select)  # fmt: skip
 
         def score(world: object, rng: random.Random) -> list[float]:
             state = world[0]  # type: ignore[index]
