@@ -188,3 +188,109 @@ def test_a_tree_walked_below_a_paired_root_plans_the_later_decisions() -> None:
     assert late["plan"] / 500 > 0.8  # planned: its answer matches what was shown
     assert () not in tree.nodes  # the root is the caller's, not the tree's
     assert len(tree.nodes) == 2  # the two information sets after "plan": x or y shown
+
+
+def skewed(rng: random.Random) -> tuple[Spot, float]:
+    """The coin 0 three times as likely as 1, by the worlds' weights."""
+    coin = int(rng.random() * 2)
+    return Spot(coin=coin), 3.0 if coin == 0 else 1.0
+
+
+class Shifted(Guess):
+    """``Guess`` with every reward raised by ``shift``: the same best guess."""
+
+    def __init__(self, shift: float) -> None:
+        super().__init__(safe=0.3)
+        self.shift = shift
+
+    def reward(self, state: Spot) -> float:
+        return super().reward(state) + self.shift
+
+
+def walk_risky(rule: str, shift: float, walks: int = 3000) -> tuple[ismcts.Tree, float]:
+    """``Guess`` (its rewards raised by ``shift``) below a paired root: ``risky`` walked
+    in ``walks`` skewed worlds by a tree on ``rule``; the tree and the weighed mean
+    reward of the later half of the walks."""
+    game = Shifted(shift)
+    tree = ismcts.Tree(game, ME, exploration=2.0, widen=4, rule=rule)
+    rng = random.Random(5)
+    late = weights = 0.0
+    for i in range(walks):
+        world, weight = skewed(rng)
+        value = tree.walk(game.play(world, "risky"), rng, weight, key=("risky",))
+        if i >= walks // 2:
+            late += weight * value
+            weights += weight
+    return tree, late / weights
+
+
+@pytest.mark.parametrize(("rule", "shift"), [("regret", 0.0), ("regret", 3.0), ("smooth", 0.0)])
+def test_regret_matching_and_smooth_uct_below_the_root_find_the_better_guess(
+    rule: str, shift: float
+) -> None:
+    """Below the root, the guess after ``risky`` by regret matching (its average
+    strategy) or by Smooth UCT (its visits' shares): "a" is worth 2 * 0.75 - 1 = +0.5 on
+    the weighed worlds, "b" -0.5 (each ``shift`` more), so the average strategy ends on
+    "a"; a regret update that drops the importance weight (with every reward positive)
+    or the worlds' weights ends elsewhere."""
+    tree, late = walk_risky(rule, shift)
+    node = tree.nodes[("risky",)]
+    share_a, share_b = node.average(("a", "b"))
+    assert share_a > 0.85 and share_a + share_b == pytest.approx(1.0)
+    assert late - shift > 0.3  # close to +0.5, less what exploring "b" costs
+    if rule == "regret":
+        assert node.edges["a"].regret > 0 > node.edges["b"].regret
+        assert node.matched(("a", "b"))[0] == 1.0  # no regret left for "b"
+
+
+def test_regret_matching_starts_uniform_and_an_unknown_rule_is_refused() -> None:
+    node: ismcts.Node[str] = ismcts.Node()
+    assert node.matched(("a", "b", "c")) == [1 / 3] * 3
+    node.edge("b").regret = 3.0
+    node.edge("c").regret = 1.0
+    node.edge("a").regret = -5.0
+    assert node.matched(("a", "b", "c")) == [0.0, 0.75, 0.25]
+    with pytest.raises(ValueError, match="rule='cfr' is not one of ucb, smooth, regret"):
+        ismcts.Tree(Guess(safe=0.3), ME, rule="cfr")
+
+
+class Offer:
+    """After the root's ``go`` the searching seat plays ``card`` (+1) or ``fold`` (-1);
+    the policy would play ``other``, a card the tree does not offer (as Truco's tree
+    offers only the table card)."""
+
+    def actor(self, state: Spot) -> int | None:
+        return None if state.over is not None else ME
+
+    def choices(self, state: Spot) -> Sequence[str]:
+        return ("fold", "card")
+
+    def policy(self, state: Spot, rng: random.Random) -> str:
+        return "other"
+
+    def play(self, state: Spot, action: str) -> Spot:
+        return Spot(state.coin, (*state.moves, action), 1.0 if action == "card" else -1.0)
+
+    def observe(self, state: Spot, seat: int, action: str) -> Hashable | None:
+        return action
+
+    def reward(self, state: Spot) -> float:
+        assert state.over is not None
+        return state.over
+
+
+@pytest.mark.parametrize("default", [False, True])
+def test_a_lazy_node_plays_the_offered_default_when_given_one(default: bool) -> None:
+    """A node below the root, in its ``widen`` lazy visits, whose policy's choice is
+    not offered: with a ``default`` it plays that (the card offered), without one
+    UCB1's untried action first (``fold``, then ``card``, then the better)."""
+    game = Offer()
+    offered = (lambda state, legal: "card") if default else None
+    tree = ismcts.Tree(game, ME, exploration=2.0, widen=4, default=offered)
+    rng = random.Random(1)
+    rewards = [tree.walk(Spot(coin=0, moves=("go",)), rng, key=("go",)) for _ in range(4)]
+    node = tree.nodes[("go",)]
+    if default:
+        assert rewards == [1.0] * 4 and node.edges["fold"].visits == 0
+    else:
+        assert rewards[:2] == [-1.0, 1.0] and node.edges["fold"].visits >= 1
