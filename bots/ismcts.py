@@ -59,8 +59,12 @@ DEFAULT_EXPLORATION = 1.0  # UCB1's constant, in the reward's own units
 # "Convergence of Monte Carlo Tree Search in Simultaneous Move Games", NIPS 2013: the
 # action drawn from the positive regrets mixed with GAMMA uniform exploration, its reward
 # importance-weighed by the chance it was drawn with, every legal action's regret moved
-# by its estimate less the reward).
-RULES = ("ucb", "smooth", "regret")
+# by its estimate less the reward); "averaged" the same regrets, outcome-sampling style
+# (Lanctot, Waugh, Zinkevich and Bowling, "Monte Carlo Sampling for Regret Minimization
+# in Extensive Games", NIPS 2009), but the node played by its average strategy (mixed
+# with GAMMA uniform), each action's regret moved by its estimate less the current
+# strategy's (the chosen action's estimate times its regret-matching chance).
+RULES = ("ucb", "smooth", "regret", "averaged")
 GAMMA, ETA, D = 0.1, 0.9, 0.002  # Smooth UCT's constants (its paper's), GAMMA also regret's
 
 
@@ -234,7 +238,9 @@ class Tree(Generic[S, A]):
         to every edge taken, weighed by ``weight``, and returned."""
         game, me, nodes = self.game, self.me, self.nodes
         path: list[Edge] = []
-        matched: list[tuple[Node[A], Sequence[A], int, float]] = []  # rule "regret"
+        # rules "regret" and "averaged": (node, legal, the index taken, the chance it
+        # was drawn with, what the reward is measured against over that chance)
+        matched: list[tuple[Node[A], Sequence[A], int, float, float]] = []
         growing = True  # still in the tree: no new node added this walk yet
         while (seat := game.actor(state)) is not None:
             legal = game.choices(state) if seat == me and growing else ()
@@ -251,14 +257,18 @@ class Tree(Generic[S, A]):
                     action = select(
                         node, legal, self.exploration, first if first in legal else None
                     )
-                elif key and self.rule == "regret":
+                elif key and self.rule in ("regret", "averaged"):
                     chances = node.matched(legal)
                     for a, p in zip(legal, chances, strict=True):
                         node.edge(a).strategy += weight * p
-                    mixed = [(1 - GAMMA) * p + GAMMA / len(legal) for p in chances]
+                    plays = chances if self.rule == "regret" else node.average(legal)
+                    mixed = [(1 - GAMMA) * p + GAMMA / len(legal) for p in plays]
                     i = draw_from(legal, mixed, rng)
                     action = legal[i]
-                    matched.append((node, legal, i, mixed[i]))
+                    # "regret": the reward itself; "averaged": the current strategy's
+                    # estimate, sigma(a) r / q(a) (unbiased when q is not sigma)
+                    baseline = 1.0 if self.rule == "regret" else chances[i] / mixed[i]
+                    matched.append((node, legal, i, mixed[i], baseline))
                 elif (
                     key
                     and self.rule == "smooth"
@@ -284,10 +294,10 @@ class Tree(Generic[S, A]):
             edge.visits += 1
             edge.weight += weight
             edge.value += weight * reward
-        for node, legal, i, chance in matched:  # each action's estimate less the reward
+        for node, legal, i, chance, baseline in matched:  # estimate less the baseline
             for j, a in enumerate(legal):
                 estimate = reward / chance if j == i else 0.0
-                node.edge(a).regret += weight * (estimate - reward)
+                node.edge(a).regret += weight * (estimate - baseline * reward)
         return reward
 
 

@@ -224,7 +224,10 @@ def walk_risky(rule: str, shift: float, walks: int = 3000) -> tuple[ismcts.Tree,
     return tree, late / weights
 
 
-@pytest.mark.parametrize(("rule", "shift"), [("regret", 0.0), ("regret", 3.0), ("smooth", 0.0)])
+@pytest.mark.parametrize(
+    ("rule", "shift"),
+    [("regret", 0.0), ("regret", 3.0), ("averaged", 0.0), ("averaged", 3.0), ("smooth", 0.0)],
+)
 def test_regret_matching_and_smooth_uct_below_the_root_find_the_better_guess(
     rule: str, shift: float
 ) -> None:
@@ -238,7 +241,7 @@ def test_regret_matching_and_smooth_uct_below_the_root_find_the_better_guess(
     share_a, share_b = node.average(("a", "b"))
     assert share_a > 0.85 and share_a + share_b == pytest.approx(1.0)
     assert late - shift > 0.3  # close to +0.5, less what exploring "b" costs
-    if rule == "regret":
+    if rule != "smooth":
         assert node.edges["a"].regret > 0 > node.edges["b"].regret
         assert node.matched(("a", "b"))[0] == 1.0  # no regret left for "b"
 
@@ -250,7 +253,7 @@ def test_regret_matching_starts_uniform_and_an_unknown_rule_is_refused() -> None
     node.edge("c").regret = 1.0
     node.edge("a").regret = -5.0
     assert node.matched(("a", "b", "c")) == [0.0, 0.75, 0.25]
-    with pytest.raises(ValueError, match="rule='cfr' is not one of ucb, smooth, regret"):
+    with pytest.raises(ValueError, match="rule='cfr' is not one of ucb, smooth, regret, averaged"):
         ismcts.Tree(Guess(safe=0.3), ME, rule="cfr")
 
 

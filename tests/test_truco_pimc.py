@@ -265,9 +265,10 @@ def play_alike(match: TrucoMatch, bot: pimc.Bot, twin: pimc.Bot, moves: int = 12
         (6, {"tree": "off"}),
         (6, {"select": "regret", "lazy": "table"}),
         (6, {"select": "smooth"}),
+        (6, {"select": "averaged"}),
         (4, {"explore": 1.5, "widen": 4}),
     ],
-    ids=["guard", "own", "no-learn", "no-tree", "regret", "smooth", "explore"],
+    ids=["guard", "own", "no-learn", "no-tree", "regret", "smooth", "averaged", "explore"],
 )
 def test_with_other_options_it_plays_legal_moves_that_repeat(
     seats: int, options: dict[str, Any]
@@ -552,7 +553,7 @@ def test_an_unknown_tree_option_is_refused_in_one_line() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"select": "cfr"}, "select='cfr' is not one of ucb, smooth, regret"),
+        ({"select": "cfr"}, "select='cfr' is not one of ucb, smooth, regret, averaged"),
         ({"lazy": "card"}, "lazy='card' is not one of ucb, table"),
         ({"widen": 0}, "widen=0 1 or more"),
         ({"explore": -1.0}, "explore=-1.0 must be 0 or more"),
