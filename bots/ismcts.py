@@ -17,9 +17,12 @@ sets, keyed by what it has observed since the decision being searched; each iter
    it first by the policy's choice (a node seen once plays as the playout would; below
    the root, until it has ``widen`` visits) when that choice is among the actions
    ``choices`` offers; when it is not (Truco's tree offers one card, the table's, and
-   its policy plays a random card now and then), UCB1 picks, an untried action first.
-   That is how Truco's figures were measured; playing an offered default instead is
-   untried;
+   its policy plays a random card now and then), the game's ``default`` when the tree
+   is given one (pimc's ``lazy=table``: the card offered), else UCB1 picks, an untried
+   action first (how Truco's default was measured before ``lazy=table``). Regret
+   matching, Smooth UCT and the regret matching of outcome sampling at these nodes
+   instead of UCB1 gained nothing at Truco's six seats (pimc's docstring; the code is
+   at commit c21d846);
 4. plays on to the end with the game's policy (the rollout);
 5. adds the world's reward, weighed by the world's weight, to every edge it took.
 
@@ -51,21 +54,6 @@ S = TypeVar("S")  # a game state (one world)
 A = TypeVar("A", bound=Hashable)  # an action
 
 DEFAULT_EXPLORATION = 1.0  # UCB1's constant, in the reward's own units
-# How a node below the root picks once past its lazy visits (``Tree``'s ``rule``):
-# "ucb" UCB1; "smooth" Smooth UCT (Heinrich and Silver, "Smooth UCT Search in Computer
-# Poker", IJCAI 2015): UCB1 with chance eta_k = max(GAMMA, ETA / (1 + D sqrt(N))), else an
-# action drawn in proportion to its visits (the node's average strategy); "regret"
-# regret matching on the sampled rewards (Lisy, Kovarik, Lanctot and Bosansky,
-# "Convergence of Monte Carlo Tree Search in Simultaneous Move Games", NIPS 2013: the
-# action drawn from the positive regrets mixed with GAMMA uniform exploration, its reward
-# importance-weighed by the chance it was drawn with, every legal action's regret moved
-# by its estimate less the reward); "averaged" the same regrets, outcome-sampling style
-# (Lanctot, Waugh, Zinkevich and Bowling, "Monte Carlo Sampling for Regret Minimization
-# in Extensive Games", NIPS 2009), but the node played by its average strategy (mixed
-# with GAMMA uniform), each action's regret moved by its estimate less the current
-# strategy's (the chosen action's estimate times its regret-matching chance).
-RULES = ("ucb", "smooth", "regret", "averaged")
-GAMMA, ETA, D = 0.1, 0.9, 0.002  # Smooth UCT's constants (its paper's), GAMMA also regret's
 
 
 class Game(Protocol[S, A]):
@@ -110,8 +98,6 @@ class Edge:
     available: int = 0  # iterations in which it was legal here (UCB1's count)
     weight: float = 0.0  # the worlds' weights, summed
     value: float = 0.0  # weighed rewards, summed
-    regret: float = 0.0  # rule "regret": cumulative regret (weighed)
-    strategy: float = 0.0  # rule "regret": the regret-matching strategy's chances, summed
 
     @property
     def mean(self) -> float:
@@ -130,24 +116,6 @@ class Node(Generic[A]):
         if edge is None:
             edge = self.edges[action] = Edge()
         return edge
-
-    def matched(self, legal: Sequence[A]) -> list[float]:
-        """Regret matching's strategy over ``legal``: in proportion to the positive
-        cumulative regrets, uniform when none is positive."""
-        positive = [max(self.edge(a).regret, 0.0) for a in legal]
-        total = sum(positive)
-        if total <= 0:
-            return [1.0 / len(legal)] * len(legal)
-        return [r / total for r in positive]
-
-    def average(self, legal: Sequence[A]) -> list[float]:
-        """The node's average strategy over ``legal``: rule "regret", the regret-matching
-        strategies summed over its visits; else the share of its visits."""
-        sums = [self.edge(a).strategy for a in legal]
-        if sum(sums) <= 0:
-            sums = [float(self.edge(a).visits) for a in legal]
-        total = sum(sums)
-        return [x / total for x in sums] if total > 0 else [1.0 / len(legal)] * len(legal)
 
 
 @dataclass
@@ -186,16 +154,6 @@ def ucb(edge: Edge, exploration: float) -> float:
     return edge.mean + exploration * math.sqrt(math.log(edge.available) / edge.visits)
 
 
-def draw_from(legal: Sequence[A], chances: Sequence[float], rng: random.Random) -> int:
-    """The index of an action drawn with ``chances`` (summing to 1), by one number."""
-    u = rng.random()
-    for i, p in enumerate(chances):
-        u -= p
-        if u < 0:
-            return i
-    return len(legal) - 1
-
-
 def select(node: Node[A], legal: Sequence[A], exploration: float, first: A | None) -> A:
     """The action to take at ``node`` among ``legal``: ``first`` (the policy's) when
     given, else UCB1's best, ties to the first in ``legal``."""
@@ -218,16 +176,12 @@ class Tree(Generic[S, A]):
         exploration: float = DEFAULT_EXPLORATION,
         widen: int = 1,
         default: Callable[[S, Sequence[A]], A] | None = None,
-        rule: str = "ucb",
     ) -> None:
-        if rule not in RULES:
-            raise ValueError(f"ismcts: rule={rule!r} is not one of {', '.join(RULES)}")
         self.game = game
         self.me = me
         self.exploration = exploration
         self.widen = widen
         self.default = default  # a lazy node's action when the policy's is not offered
-        self.rule = rule  # how a node below the root picks past its lazy visits (RULES)
         self.nodes: dict[tuple[Hashable, ...], Node[A]] = {}
 
     def walk(
@@ -238,9 +192,6 @@ class Tree(Generic[S, A]):
         to every edge taken, weighed by ``weight``, and returned."""
         game, me, nodes = self.game, self.me, self.nodes
         path: list[Edge] = []
-        # rules "regret" and "averaged": (node, legal, the index taken, the chance it
-        # was drawn with, what the reward is measured against over that chance)
-        matched: list[tuple[Node[A], Sequence[A], int, float, float]] = []
         growing = True  # still in the tree: no new node added this walk yet
         while (seat := game.actor(state)) is not None:
             legal = game.choices(state) if seat == me and growing else ()
@@ -257,24 +208,6 @@ class Tree(Generic[S, A]):
                     action = select(
                         node, legal, self.exploration, first if first in legal else None
                     )
-                elif key and self.rule in ("regret", "averaged"):
-                    chances = node.matched(legal)
-                    for a, p in zip(legal, chances, strict=True):
-                        node.edge(a).strategy += weight * p
-                    plays = chances if self.rule == "regret" else node.average(legal)
-                    mixed = [(1 - GAMMA) * p + GAMMA / len(legal) for p in plays]
-                    i = draw_from(legal, mixed, rng)
-                    action = legal[i]
-                    # "regret": the reward itself; "averaged": the current strategy's
-                    # estimate, sigma(a) r / q(a) (unbiased when q is not sigma)
-                    baseline = 1.0 if self.rule == "regret" else chances[i] / mixed[i]
-                    matched.append((node, legal, i, mixed[i], baseline))
-                elif (
-                    key
-                    and self.rule == "smooth"
-                    and rng.random() >= max(GAMMA, ETA / (1 + D * math.sqrt(visits)))
-                ):
-                    action = legal[draw_from(legal, node.average(legal), rng)]
                 else:
                     action = select(node, legal, self.exploration, None)
                 for a in legal:
@@ -294,10 +227,6 @@ class Tree(Generic[S, A]):
             edge.visits += 1
             edge.weight += weight
             edge.value += weight * reward
-        for node, legal, i, chance, baseline in matched:  # estimate less the baseline
-            for j, a in enumerate(legal):
-                estimate = reward / chance if j == i else 0.0
-                node.edge(a).regret += weight * (estimate - baseline * reward)
         return reward
 
 

@@ -263,20 +263,17 @@ def play_alike(match: TrucoMatch, bot: pimc.Bot, twin: pimc.Bot, moves: int = 12
         (6, {"model": "own"}),
         (6, {"learn": 0}),
         (6, {"tree": "off"}),
-        (6, {"select": "regret", "lazy": "table"}),
-        (6, {"select": "smooth"}),
-        (6, {"select": "averaged"}),
+        (6, {"lazy": "table"}),
         (4, {"explore": 1.5, "widen": 4}),
     ],
-    ids=["guard", "own", "no-learn", "no-tree", "regret", "smooth", "averaged", "explore"],
+    ids=["guard", "own", "no-learn", "no-tree", "lazy", "explore"],
 )
 def test_with_other_options_it_plays_legal_moves_that_repeat(
     seats: int, options: dict[str, Any]
 ) -> None:
     """bets=guard, the playouts' old Envido model (model=own), learn=0, the plain
     playouts without the information-set tree (tree=off), and the tree's variants
-    (regret matching or Smooth UCT below the root, the table card in a lazy node, other
-    UCB1 constants)."""
+    (the table card in a lazy node, other UCB1 constants)."""
     match = TrucoMatch(TrucoRules(seats=seats), match_id="opts", seed="opts")
     play_alike(match, *(pimc.Bot(seed=4, samples=6, **options) for _ in range(2)))
 
@@ -553,7 +550,6 @@ def test_an_unknown_tree_option_is_refused_in_one_line() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"select": "cfr"}, "select='cfr' is not one of ucb, smooth, regret, averaged"),
         ({"lazy": "card"}, "lazy='card' is not one of ucb, table"),
         ({"widen": 0}, "widen=0 1 or more"),
         ({"explore": -1.0}, "explore=-1.0 must be 0 or more"),

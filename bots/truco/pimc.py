@@ -901,7 +901,6 @@ class Bot(BaseBot):
         explore: float = EXPLORATION,
         widen: int = WIDEN,
         lazy: str = "ucb",
-        select: str = "ucb",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
@@ -910,11 +909,9 @@ class Bot(BaseBot):
         self.tree = tree
         if lazy not in LAZIES:
             raise ValueError(f"pimc: lazy={lazy!r} is not one of {', '.join(LAZIES)}")
-        if select not in ismcts.RULES:
-            raise ValueError(f"pimc: select={select!r} is not one of {', '.join(ismcts.RULES)}")
         if not explore >= 0 or widen < 1:
             raise ValueError(f"pimc: explore={explore} must be 0 or more, widen={widen} 1 or more")
-        self.explore, self.widen, self.lazy, self.select = float(explore), int(widen), lazy, select
+        self.explore, self.widen, self.lazy = float(explore), int(widen), lazy
         if model not in MODELS:
             raise ValueError(f"pimc: model={model!r} is not one of {', '.join(MODELS)}")
         self.move: Policy = MODELS[model]
@@ -967,9 +964,8 @@ class Bot(BaseBot):
         below: ismcts.Tree[Walk, Action] | None = None  # tree=below: its later decisions
         if self.tree == "below":
             game = TreeGame(view.seat, len(view.plays) - 1, move)
-            below = ismcts.Tree(game, view.seat, self.explore, self.widen,
-                                game.offered if self.lazy == "table" else None,
-                                self.select)  # fmt: skip
+            offered = game.offered if self.lazy == "table" else None
+            below = ismcts.Tree(game, view.seat, self.explore, self.widen, offered)
 
         def score(world: object, rng: random.Random) -> list[float]:
             state = world[0]  # type: ignore[index]
