@@ -324,24 +324,30 @@ def play_both(
 ) -> list[tuple[dict[str, Any], list[tuple[int, str, Action]]]]:
     """``--history``: hand ``i`` after ``warm`` hands played by the seating itself, but
     shrewd in the tested seat (these hands only give the history of the other seats'
-    play), the same both ways; the bot under test is served the
+    play), the same both ways; the bot under test and the base bot are each served the
     tested seat's views of them (``observe``, if it has it), as it would have seen them
-    playing, and then plays the hand, as does the base bot from the same position."""
+    playing, and then each plays the hand from the same position. (Until commit 264df53
+    only the bot under test was served them: a base that learns, ``pimc:learn=1``,
+    played the hand knowing nothing of the match, which favoured the bot under test.)"""
     match = TrucoMatch(rules, match_id=f"pair{i}", seed=f"pair{i}")
     warm_names = list(names)
     warm_names[seat] = "shrewd"
     first = [load_bot(name, str(i), "truco") for name in warm_names]
-    tested = load_bot(bot, str(i), "truco")
-    watch = getattr(tested, "observe", None)
+    players = {way: load_bot(name, str(i), "truco") for way, name in (("bot", bot), ("base", base))}
+    watchers = [w for p in players.values() if (w := getattr(p, "observe", None)) is not None]
+
+    def watch(view: Any) -> None:
+        for observe in watchers:
+            observe(view)
+
     while match.hand_no <= warm and max(match.scores) < rules.points - 5:
-        _play(match, first, (seat, watch) if watch is not None else None)
+        _play(match, first, (seat, watch) if watchers else None)
     out = []
-    for name in (bot, base):
+    for way_name, name in (("bot", bot), ("base", base)):
         names = list(names)
         names[seat] = name
         bots = [load_bot(n, str(i), "truco") for n in names]
-        if name == bot:
-            bots[seat] = tested
+        bots[seat] = players[way_name]
         way = copy.deepcopy(match)
         log = _play(way, bots)
         out.append((way.finished[-1], log))
