@@ -19,7 +19,7 @@ sets, keyed by what it has observed since the decision being searched; each iter
    ``choices`` offers; when it is not (Truco's tree offers one card, the table's, and
    its policy plays a random card now and then), the game's ``default`` when the tree
    is given one (pimc's ``lazy=table``: the card offered), else UCB1 picks, an untried
-   action first (how Truco's default was measured before ``lazy=table``). Regret
+   action first (Truco's default; ``lazy=table`` gained nothing shown). Regret
    matching, Smooth UCT and the regret matching of outcome sampling at these nodes
    instead of UCB1 gained nothing at Truco's six seats (pimc's docstring; the code is
    at commit c21d846);
