@@ -70,10 +70,10 @@ world (at the 50 ms budget a median of 161 worlds a decision against 188 at six 
 169 against 232 at four; bench/truco_pimc_time.py's docstring). Those paired figures
 were taken with a bench that served the match's earlier hands to the ``tree=below``
 side only (bench/truco_paired.py's docstring; fixed in commit 8958628), which favoured
-it by about what ``learn`` is worth. Re-measured after the fix, six seats, 1350 hands:
-+0.08 ± 0.06 (capped +0.08 ± 0.04; Truco +0.07 ± 0.03, team hands +0.14 ± 0.10): the
-Truco gain holds, the whole is not two standard errors; two and four seats were not
-re-measured.
+it by about what ``learn`` is worth. Re-measured after the fix, six seats, 2250 hands:
++0.06 ± 0.04 (capped +0.06 ± 0.03; Truco +0.05 ± 0.02, team hands +0.12 ± 0.07, duels
+-0.01 ± 0.06): the Truco gain holds, the whole is not two standard errors; two and four
+seats were not re-measured.
 
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
