@@ -72,8 +72,8 @@ were taken with a bench that served the match's earlier hands to the ``tree=belo
 side only (bench/truco_paired.py's docstring; fixed in commit 8958628), which favoured
 it by about what ``learn`` is worth. Re-measured after the fix, six seats, 2250 hands:
 +0.06 ± 0.04 (capped +0.06 ± 0.03; Truco +0.05 ± 0.02, team hands +0.12 ± 0.07, duels
--0.01 ± 0.06): the Truco gain holds, the whole is not two standard errors; two and four
-seats were not re-measured.
+-0.01 ± 0.06): the Truco gain holds, the whole is not two standard errors. Four seats,
+600 hands: -0.09 ± 0.09 (capped -0.03 ± 0.06). Two seats were not re-measured.
 
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
