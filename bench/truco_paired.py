@@ -227,6 +227,65 @@ both pimc seats on it, against the plain playouts (``--bot pimc:samples=150:tree
   0.21), two seats -0.297 ± 0.168 (300 from 1500; capped -0.263 ± 0.081, Truco -0.193
   ± 0.065). Without the root's pairing, 150 worlds do not tell close candidates apart.
 
+The tree tuned, and regret minimisation over the betting (branch truco12, 2026-11-26,
+from main 4f75928; nice 19 beside the integrator's jobs, load 2 to 4). Both pimc seats on
+the variant, against the default (``--bot pimc:samples=150:V --base pimc:samples=150
+--others pimc:samples=150:V,shrewd,shrewd,basic,random --shuffle --history --start 1500
+--hands 600``), six seats, 600 hands each (the same hands), capped in brackets:
+
+* the lazy node's table card (``lazy=table``: a node in its lazy visits whose policy's
+  card, a random one, ``NOISE``, is not offered plays the card offered rather than
+  UCB1's untried action, a fold or a call): +0.107 ± 0.116 (+0.105 ± 0.065);
+* UCB1's constant ``explore=1.5`` +0.152 ± 0.142 (+0.120 ± 0.072), ``explore=6``
+  +0.118 ± 0.125 (+0.067 ± 0.065), against 3;
+* ``widen=4`` +0.200 ± 0.133 (+0.127 ± 0.081), ``widen=16`` +0.160 ± 0.134 (+0.067 ±
+  0.078), against 8;
+* the searching seat's calls, answers and al mazo below the root by regret matching on
+  the sampled rewards instead of UCB1 (``select=regret``, Lisy, Kovarik, Lanctot and
+  Bosansky 2013: drawn from the positive regrets mixed with 10% uniform, the reward
+  importance-weighed) -0.025 ± 0.160 (-0.020 ± 0.085); the same regrets, the node
+  played by its average strategy (``select=averaged``, outcome sampling as Lanctot et
+  al. 2009) +0.110 ± 0.153 (+0.075 ± 0.086); Smooth UCT (``select=smooth``, Heinrich
+  and Silver 2015: UCB1 nine times in ten early, else the visits' shares) +0.028 ±
+  0.133 (-0.003 ± 0.068).
+* Every variant, opposite ones alike (``widen`` 4 and 16, ``explore`` 1.5 and 6), read
+  about +0.1 (their mean +0.106 ± 0.116), and 173 to 242 of the 600 hands differed:
+  the bench's doing. With ``--history`` only the bot under test was served the earlier
+  hands' views; the base pimc, learning too (``learn=1``), played knowing nothing of
+  the match. Fixed in commit 8958628 (both ways served them). Each run less the mean of
+  the other seven, hand by hand (the artefact is common to all): ``widen=4`` +0.107 ±
+  0.101, ``widen=16`` +0.061 ± 0.084, ``explore=1.5`` +0.052 ± 0.080, ``explore=6``
+  +0.014 ± 0.066, ``lazy=table`` +0.000 ± 0.085, ``averaged`` +0.004 ± 0.086,
+  ``smooth`` -0.089 ± 0.070, ``regret`` -0.150 ± 0.099: the regret rules lean below
+  UCB1, nothing stands out above it.
+* ``lazy=table`` extended before the fix (hands 2100 to 2999, the screen's command):
+  +0.166 ± 0.075, all 1500 +0.142 ± 0.065 (capped +0.135 ± 0.040); ``widen=4``
+  (564 hands of 2100 to 2821, stopped) +0.016 ± 0.109. A null control the integrator
+  asked for (``--bot pimc:samples=151 --base pimc:samples=150 --others
+  pimc:samples=151,...``, before the fix, stopped when the cause was found): +0.127 ±
+  0.130 (220 hands from 2100; capped +0.073 ± 0.087): a neutral change "gained" as
+  much. Two seats (``--seats 2 --bot pimc:samples=300:lazy=table
+  --base pimc:samples=300 --others shrewd``, 600 from 1500, before the fix): -0.043 ±
+  0.066 (capped -0.005 ± 0.029).
+* After the fix, the same command: ``lazy=table`` on hands 2100 to 2549 (the extension's
+  first 450, +0.102 ± 0.100 before the fix) -0.040 ± 0.043 (capped -0.002 ± 0.025), 22
+  hands of 450 differing; hands 2550 to 2999 +0.016 ± 0.037 (capped +0.020 ± 0.037);
+  all 900 -0.012 ± 0.028 (capped +0.009 ± 0.022; Truco -0.001 ± 0.010; 50 hands
+  differ). No gain: not kept; ``lazy`` stays an option.
+* ``tree=below`` (the default since truco11) re-measured after the fix with truco11's
+  command (``--bot pimc:samples=150:tree=below --base pimc:samples=150:tree=off
+  --others pimc:samples=150:tree=below,...``), hands 1500 to 3749 (blocks of 450 and
+  225, two at a time): +0.056 ± 0.044 (capped +0.061 ± 0.030; Envido +0.005 ± 0.037,
+  Truco +0.051 ± 0.022; team hands +0.116 ± 0.065 (1169), duels -0.009 ± 0.060
+  (1081); 600 of 2250 hands differ; the first 1350 +0.082 ± 0.061, the last 900
+  +0.017 ± 0.062). Its +0.19 ± 0.09 above was measured with the base not served the
+  history, which favoured it by about what ``learn`` is worth (+0.13 ± 0.05 above):
+  its Truco gain holds (2.3 standard errors), the whole is 1.3 (capped 2.0). Four
+  seats after the fix (``--seats 4 --bot pimc:samples=200:tree=below --base
+  pimc:samples=200:tree=off --others shrewd,basic,random``, 600 hands from 1500, two
+  blocks of 300): -0.088 ± 0.086 (capped -0.033 ± 0.056; Truco -0.035 ± 0.039), where
+  +0.28 ± 0.17 was read before it. Two seats were not re-measured.
+
 Run (a statistical bench, no clock in it: at the lowest priority):
 ``python bench/truco_paired.py [--seats 6] [--hands 400] [--kind duels] [--bot pimc:samples=150]
 [--base shrewd] [--others pimc:samples=150,shrewd,shrewd,basic,random] [--shuffle]
@@ -293,24 +352,30 @@ def play_both(
 ) -> list[tuple[dict[str, Any], list[tuple[int, str, Action]]]]:
     """``--history``: hand ``i`` after ``warm`` hands played by the seating itself, but
     shrewd in the tested seat (these hands only give the history of the other seats'
-    play), the same both ways; the bot under test is served the
+    play), the same both ways; the bot under test and the base bot are each served the
     tested seat's views of them (``observe``, if it has it), as it would have seen them
-    playing, and then plays the hand, as does the base bot from the same position."""
+    playing, and then each plays the hand from the same position. (Until commit 264df53
+    only the bot under test was served them: a base that learns, ``pimc:learn=1``,
+    played the hand knowing nothing of the match, which favoured the bot under test.)"""
     match = TrucoMatch(rules, match_id=f"pair{i}", seed=f"pair{i}")
     warm_names = list(names)
     warm_names[seat] = "shrewd"
     first = [load_bot(name, str(i), "truco") for name in warm_names]
-    tested = load_bot(bot, str(i), "truco")
-    watch = getattr(tested, "observe", None)
+    players = {way: load_bot(name, str(i), "truco") for way, name in (("bot", bot), ("base", base))}
+    watchers = [w for p in players.values() if (w := getattr(p, "observe", None)) is not None]
+
+    def watch(view: Any) -> None:
+        for observe in watchers:
+            observe(view)
+
     while match.hand_no <= warm and max(match.scores) < rules.points - 5:
-        _play(match, first, (seat, watch) if watch is not None else None)
+        _play(match, first, (seat, watch) if watchers else None)
     out = []
-    for name in (bot, base):
+    for way_name, name in (("bot", bot), ("base", base)):
         names = list(names)
         names[seat] = name
         bots = [load_bot(n, str(i), "truco") for n in names]
-        if name == bot:
-            bots[seat] = tested
+        bots[seat] = players[way_name]
         way = copy.deepcopy(match)
         log = _play(way, bots)
         out.append((way.finished[-1], log))

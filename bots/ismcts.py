@@ -17,9 +17,12 @@ sets, keyed by what it has observed since the decision being searched; each iter
    it first by the policy's choice (a node seen once plays as the playout would; below
    the root, until it has ``widen`` visits) when that choice is among the actions
    ``choices`` offers; when it is not (Truco's tree offers one card, the table's, and
-   its policy plays a random card now and then), UCB1 picks, an untried action first.
-   That is how Truco's figures were measured; playing an offered default instead is
-   untried;
+   its policy plays a random card now and then), the game's ``default`` when the tree
+   is given one (pimc's ``lazy=table``: the card offered), else UCB1 picks, an untried
+   action first (Truco's default; ``lazy=table`` gained nothing shown). Regret
+   matching, Smooth UCT and the regret matching of outcome sampling at these nodes
+   instead of UCB1 gained nothing at Truco's six seats (pimc's docstring; the code is
+   at commit c21d846);
 4. plays on to the end with the game's policy (the rollout);
 5. adds the world's reward, weighed by the world's weight, to every edge it took.
 
@@ -172,11 +175,13 @@ class Tree(Generic[S, A]):
         me: int,
         exploration: float = DEFAULT_EXPLORATION,
         widen: int = 1,
+        default: Callable[[S, Sequence[A]], A] | None = None,
     ) -> None:
         self.game = game
         self.me = me
         self.exploration = exploration
         self.widen = widen
+        self.default = default  # a lazy node's action when the policy's is not offered
         self.nodes: dict[tuple[Hashable, ...], Node[A]] = {}
 
     def walk(
@@ -196,8 +201,15 @@ class Tree(Generic[S, A]):
                     node = nodes[key] = Node()
                 visits = sum(e.visits for e in node.edges.values())
                 lazy = not visits or (bool(key) and visits < self.widen)
-                first = game.policy(state, rng) if lazy else None
-                action = select(node, legal, self.exploration, first if first in legal else None)
+                if lazy:
+                    first = game.policy(state, rng)
+                    if first not in legal and self.default is not None:
+                        first = self.default(state, legal)
+                    action = select(
+                        node, legal, self.exploration, first if first in legal else None
+                    )
+                else:
+                    action = select(node, legal, self.exploration, None)
                 for a in legal:
                     node.edge(a).available += 1
                 path.append(node.edge(action))

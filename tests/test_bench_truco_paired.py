@@ -165,19 +165,28 @@ def test_history_shows_the_tested_bot_the_hands_before_and_pairs_the_hand(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """--history: the hands before the tested one are played by the seating (shrewd in
-    the tested seat), the tested bot is served that seat's views of them, and then both
-    ways play the same hand from the same position: a bot against itself gains nothing."""
-    watcher = _Watcher()
+    the tested seat), the tested bot and the base bot are each served that seat's views
+    of them (a base that learns must know the match as well, or the bot under test is
+    favoured), and then both ways play the same hand from the same position: a bot
+    against itself gains nothing."""
+    watchers: dict[str, _Watcher] = {}
     real = truco_paired.load_bot
-    monkeypatch.setattr(
-        truco_paired, "load_bot", lambda n, s, g: watcher if n == "watcher" else real(n, s, g)
-    )
+
+    def load(n: str, s: str, g: str) -> Any:
+        if n.startswith("watcher"):
+            return watchers.setdefault(n, _Watcher())
+        return real(n, s, g)
+
+    monkeypatch.setattr(truco_paired, "load_bot", load)
     rules = TrucoRules(seats=6)
     names = ["", "random", "shrewd", "basic", "random", "shrewd"]
     (rec_a, log_a), (rec_b, log_b) = truco_paired.play_both(
-        rules, names, 0, "watcher", "basic", 100, 3
+        rules, names, 0, "watcher", "watcher-base", 100, 3
     )
-    assert {hand for hand, _ in watcher.shown} == {1, 2, 3}
-    assert {seat for _, seat in watcher.shown} == {0}
+    assert set(watchers) == {"watcher", "watcher-base"}
+    for watcher in watchers.values():
+        assert {hand for hand, _ in watcher.shown} == {1, 2, 3}
+        assert {seat for _, seat in watcher.shown} == {0}
+    assert watchers["watcher"].shown == watchers["watcher-base"].shown
     assert rec_a["deal"] == rec_b["deal"] == 4  # the hand after the three before it
     assert log_a == log_b and rec_a["points"] == rec_b["points"]

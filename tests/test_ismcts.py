@@ -188,3 +188,45 @@ def test_a_tree_walked_below_a_paired_root_plans_the_later_decisions() -> None:
     assert late["plan"] / 500 > 0.8  # planned: its answer matches what was shown
     assert () not in tree.nodes  # the root is the caller's, not the tree's
     assert len(tree.nodes) == 2  # the two information sets after "plan": x or y shown
+
+
+class Offer:
+    """After the root's ``go`` the searching seat plays ``card`` (+1) or ``fold`` (-1);
+    the policy would play ``other``, a card the tree does not offer (as Truco's tree
+    offers only the table card)."""
+
+    def actor(self, state: Spot) -> int | None:
+        return None if state.over is not None else ME
+
+    def choices(self, state: Spot) -> Sequence[str]:
+        return ("fold", "card")
+
+    def policy(self, state: Spot, rng: random.Random) -> str:
+        return "other"
+
+    def play(self, state: Spot, action: str) -> Spot:
+        return Spot(state.coin, (*state.moves, action), 1.0 if action == "card" else -1.0)
+
+    def observe(self, state: Spot, seat: int, action: str) -> Hashable | None:
+        return action
+
+    def reward(self, state: Spot) -> float:
+        assert state.over is not None
+        return state.over
+
+
+@pytest.mark.parametrize("default", [False, True])
+def test_a_lazy_node_plays_the_offered_default_when_given_one(default: bool) -> None:
+    """A node below the root, in its ``widen`` lazy visits, whose policy's choice is
+    not offered: with a ``default`` it plays that (the card offered), without one
+    UCB1's untried action first (``fold``, then ``card``, then the better)."""
+    game = Offer()
+    offered = (lambda state, legal: "card") if default else None
+    tree = ismcts.Tree(game, ME, exploration=2.0, widen=4, default=offered)
+    rng = random.Random(1)
+    rewards = [tree.walk(Spot(coin=0, moves=("go",)), rng, key=("go",)) for _ in range(4)]
+    node = tree.nodes[("go",)]
+    if default:
+        assert rewards == [1.0] * 4 and node.edges["fold"].visits == 0
+    else:
+        assert rewards[:2] == [-1.0, 1.0] and node.edges["fold"].visits >= 1

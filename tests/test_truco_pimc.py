@@ -263,14 +263,17 @@ def play_alike(match: TrucoMatch, bot: pimc.Bot, twin: pimc.Bot, moves: int = 12
         (6, {"model": "own"}),
         (6, {"learn": 0}),
         (6, {"tree": "off"}),
+        (6, {"lazy": "table"}),
+        (4, {"explore": 1.5, "widen": 4}),
     ],
-    ids=["guard", "own", "no-learn", "no-tree"],
+    ids=["guard", "own", "no-learn", "no-tree", "lazy", "explore"],
 )
 def test_with_other_options_it_plays_legal_moves_that_repeat(
     seats: int, options: dict[str, Any]
 ) -> None:
-    """bets=guard, the playouts' old Envido model (model=own), learn=0, and the
-    plain playouts without the information-set tree (tree=off)."""
+    """bets=guard, the playouts' old Envido model (model=own), learn=0, the plain
+    playouts without the information-set tree (tree=off), and the tree's variants
+    (the table card in a lazy node, other UCB1 constants)."""
     match = TrucoMatch(TrucoRules(seats=seats), match_id="opts", seed="opts")
     play_alike(match, *(pimc.Bot(seed=4, samples=6, **options) for _ in range(2)))
 
@@ -542,6 +545,32 @@ def test_learn_reads_a_card_a_table_player_would_not_follow_with(first: str, sig
 def test_an_unknown_tree_option_is_refused_in_one_line() -> None:
     with pytest.raises(ValueError, match="tree='yes' is not one of off, below"):
         pimc.Bot(tree="yes")
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"lazy": "card"}, "lazy='card' is not one of ucb, table"),
+        ({"widen": 0}, "widen=0 1 or more"),
+        ({"explore": -1.0}, "explore=-1.0 must be 0 or more"),
+    ],
+)
+def test_an_unknown_tree_variant_is_refused_in_one_line(
+    options: dict[str, Any], message: str
+) -> None:
+    with pytest.raises(ValueError, match=message):
+        pimc.Bot(**options)
+
+
+def test_lazy_table_offers_the_table_card() -> None:
+    """lazy=table: a lazy node whose policy's card is not offered plays the one card
+    the tree offers below the root (``table_card``)."""
+    match = match_with("1E 7O 4C", "3B 2C 5O")
+    view = match.view(0)
+    state = sim.from_view(view, Sampler(view).sample(random.Random(1)))
+    game = pimc.TreeGame(0, 0, pimc.team_policy)
+    walk = pimc.Walk(state.copy(), 1)
+    assert game.offered(walk, game.choices(walk)) == pimc.table_card(state, 0)
 
 
 def test_the_trees_game_searches_the_betting_below_the_root() -> None:

@@ -67,7 +67,13 @@ plain and ``--duplicate``) P(better than shrewd) 0.9836, 0.9536, 0.9689 and 0.99
 against 0.9933, 0.9807, 0.8115 and 0.9400 without it (bench/truco_strength.py's
 docstring): first in all four, the goal met in one. It costs about a fifth more time a
 world (at the 50 ms budget a median of 161 worlds a decision against 188 at six seats,
-169 against 232 at four; bench/truco_pimc_time.py's docstring).
+169 against 232 at four; bench/truco_pimc_time.py's docstring). Those paired figures
+were taken with a bench that served the match's earlier hands to the ``tree=below``
+side only (bench/truco_paired.py's docstring; fixed in commit 8958628), which favoured
+it by about what ``learn`` is worth. Re-measured after the fix, six seats, 2250 hands:
++0.06 ± 0.04 (capped +0.06 ± 0.03; Truco +0.05 ± 0.02, team hands +0.12 ± 0.07, duels
+-0.01 ± 0.06): the Truco gain holds, the whole is not two standard errors. Four seats,
+600 hands: -0.09 ± 0.09 (capped -0.03 ± 0.06). Two seats were not re-measured.
 
 What makes the worlds go further: every candidate in a world reads the same random
 numbers (``Draws``), so their difference is theirs and not the dice's; in the six-seat
@@ -87,7 +93,11 @@ another choice better by ``MARGIN`` points and ``GUARD_Z`` paired standard error
 default is ``search``: at six seats, over three seeds, neither other choice proved
 better (bench/truco_strength.py's docstring has the numbers); ``model``, ``team`` (the
 default) or ``own`` (above); ``learn``, 1 (the default) or 0 (above); ``tree``,
-``below`` (the default) or ``off`` (above). With ``samples``
+``below`` (the default) or ``off`` (above); with ``tree=below``, ``explore`` (UCB1's
+constant, ``EXPLORATION`` points by default), ``widen`` (``WIDEN`` visits) and ``lazy``
+(``ucb``, the default, or ``table``: a node in its lazy visits whose policy's card, a
+random one, is not offered plays the table card rather than UCB1's untried action).
+None of those three gained (below). With ``samples``
 its play repeats exactly: a function of the position and, with ``learn=1``, of the
 views this process has served it of the match so far (``Reads``: a restarted bot has
 forgotten them; a match id repeated in a later run of the same process is read with
@@ -143,11 +153,30 @@ figures; each commit named holds the code as measured):
   but two seats (``samples=300``, against shrewd) -0.30 ± 0.17 (300; capped -0.26 ±
   0.08, Truco -0.19 ± 0.07).
 
-Regret minimisation over the betting was not tried (the session of 2026-11-26 that
-added ``learn`` spent its time on the opponent model instead: the field's heuristics do
-not adapt, so a best answer to a model of them, which the search is, is where a gain
-was likelier than in the equilibrium play those approach; the one after it, on
-information-set MCTS).
+The tree tuned, and regret minimisation over the betting (branch truco12, 2026-11-26;
+bench/truco_paired.py's docstring has the figures and commands): at six seats, 600 hands
+each, both pimc seats on the variant against the default, ``lazy=table`` +0.11 ± 0.12
+points a hand, ``explore`` 1.5 and 6 +0.15 ± 0.14 and +0.12 ± 0.13, ``widen`` 4 and 16
++0.20 ± 0.13 and +0.16 ± 0.13; below the root, regret matching on the sampled rewards
+instead of UCB1 (Lisy, Kovarik, Lanctot and Bosansky 2013) -0.03 ± 0.16, the same
+regrets with the node played by its average strategy (outcome sampling, Lanctot et al.
+2009) +0.11 ± 0.15, Smooth UCT (Heinrich and Silver 2015) +0.03 ± 0.13 (the code of
+the three at commit c21d846, removed). Every variant reading about +0.1, opposite ones
+alike, was the bench's doing: with ``--history`` only the bot under test had been
+served the match's earlier hands, the base pimc learning nothing of them (fixed in
+commit 8958628). Hand for hand against one another, nothing stood out and the regret
+rules leaned below UCB1. After the fix, ``lazy=table`` over 900 hands: -0.01 ± 0.03
+(+0.14 ± 0.07 over 1500 before it). Nothing was kept as the default; ``explore``,
+``widen`` and ``lazy`` stay options. That regret matching gains nothing here is what
+theory leads one to expect: the playouts' other seats are a fixed model (they answer
+on their own cards, not on the searching seat's range), so below the root the search
+solves one agent's decision problem, whose regret-matching average converges to the
+best response UCB1 finds, paying meanwhile for its uniform exploration and its
+importance-weighed noise at nodes of a few dozen visits. A regret-matched mix at the
+root over the paired worlds' values was not tried for the same reason: with every
+candidate valued in every world its average converges on the best weighed mean, the
+paired search's own choice; a sound bluffing mix needs other seats that answer the
+searching seat's range, which the playouts' policy does not model.
 """
 
 from __future__ import annotations
@@ -756,6 +785,9 @@ BETS = ("search", "shrewd", "guard")  # who makes the Truco betting (see the doc
 TREES = ("off", "below")  # ``tree``: the searching seat's later decisions by ISMCTS or not
 EXPLORATION = 3.0  # tree: UCB1's constant, points (about one world's spread of a hand's points)
 WIDEN = 8  # tree: visits before a node below the root tries more than the policy's choice
+# ``lazy``: what a lazy node plays when its policy's card is not offered: UCB1's pick, or
+# the table card (``TreeGame.offered``)
+LAZIES = ("ucb", "table")
 
 
 class Walk:
@@ -805,6 +837,11 @@ class TreeGame:
 
     def policy(self, walk: Walk, rng: random.Random) -> Action:
         return self.move(walk.sim, rng)
+
+    def offered(self, walk: Walk, legal: Sequence[Action]) -> Action:
+        """``lazy=table``: what a node plays in its lazy visits when the policy's choice
+        is not offered (a random card, ``NOISE``): the card offered (``table_card``)."""
+        return next((a for a in legal if isinstance(a, Play)), legal[0])
 
     def play(self, walk: Walk, action: Action) -> Walk:
         walk.sim.step(action)
@@ -890,12 +927,20 @@ class Bot(BaseBot):
         model: str = "team",
         learn: bool = True,
         tree: str = "below",
+        explore: float = EXPLORATION,
+        widen: int = WIDEN,
+        lazy: str = "ucb",
     ) -> None:
         if bets not in BETS:
             raise ValueError(f"pimc: bets={bets!r} is not one of {', '.join(BETS)}")
         if tree not in TREES:
             raise ValueError(f"pimc: tree={tree!r} is not one of {', '.join(TREES)}")
         self.tree = tree
+        if lazy not in LAZIES:
+            raise ValueError(f"pimc: lazy={lazy!r} is not one of {', '.join(LAZIES)}")
+        if not explore >= 0 or widen < 1:
+            raise ValueError(f"pimc: explore={explore} must be 0 or more, widen={widen} 1 or more")
+        self.explore, self.widen, self.lazy = float(explore), int(widen), lazy
         if model not in MODELS:
             raise ValueError(f"pimc: model={model!r} is not one of {', '.join(MODELS)}")
         self.move: Policy = MODELS[model]
@@ -948,7 +993,8 @@ class Bot(BaseBot):
         below: ismcts.Tree[Walk, Action] | None = None  # tree=below: its later decisions
         if self.tree == "below":
             game = TreeGame(view.seat, len(view.plays) - 1, move)
-            below = ismcts.Tree(game, view.seat, EXPLORATION, WIDEN)
+            offered = game.offered if self.lazy == "table" else None
+            below = ismcts.Tree(game, view.seat, self.explore, self.widen, offered)
 
         def score(world: object, rng: random.Random) -> list[float]:
             state = world[0]  # type: ignore[index]
