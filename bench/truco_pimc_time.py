@@ -12,8 +12,9 @@ A timing: run it alone, under the quiet lock
 2026-11-26, branch truco11, ``--matches 4``, under the quiet lock at normal priority
 beside other engineers' jobs at nice 19 (load 12 to 14): the default budget holds (95th
 percentile 50.0 to 50.3 ms at 2, 4 and 6 seats), and the information-set tree
-(``--pimc tree=below``, the default since) buys fewer worlds than the plain playouts
-(``--pimc tree=off``): medians 169 against 232 at four seats, 161 against 188 at six.
+(``--pimc tree=below``, the default for part of that day, an option since) buys fewer
+worlds than the plain playouts (``--pimc tree=off``): medians 169 against 232 at four
+seats, 161 against 188 at six.
 """
 
 from __future__ import annotations
