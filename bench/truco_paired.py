@@ -272,7 +272,7 @@ the variant, against the default (``--bot pimc:samples=150:V --base pimc:samples
   hands of 450 differing; hands 2550 to 2999 +0.016 ± 0.037 (capped +0.020 ± 0.037);
   all 900 -0.012 ± 0.028 (capped +0.009 ± 0.022; Truco -0.001 ± 0.010; 50 hands
   differ). No gain: not kept; ``lazy`` stays an option.
-* ``tree=below`` (the default since truco11) re-measured after the fix with truco11's
+* ``tree=below`` (the default from truco11 until this) re-measured after the fix with truco11's
   command (``--bot pimc:samples=150:tree=below --base pimc:samples=150:tree=off
   --others pimc:samples=150:tree=below,...``), hands 1500 to 3749 (blocks of 450 and
   225, two at a time): +0.056 ± 0.044 (capped +0.061 ± 0.030; Envido +0.005 ± 0.037,

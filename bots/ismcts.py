@@ -35,7 +35,7 @@ iteration is begun that the budget cannot fit (``SearchOptions.more``).
 A game plugs in through ``Game`` (a ``typing.Protocol``: any object with these methods);
 ``tests/test_ismcts.py`` has a tiny one whose right answers are known.
 
-Used by Truco's ``pimc`` (``tree=below``, the default): its plain search keeps the root,
+Used by Truco's ``pimc`` (``tree=below``, an option): its plain search keeps the root,
 every candidate in every world (paired), and ``Tree.walk`` plans the seat's later bets
 below it. ISMCTS at the root as well (``search``, the worlds shared out among the
 candidates by UCB1) lost to that there (bots/truco/pimc.py's docstring has the figures),
