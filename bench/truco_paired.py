@@ -147,9 +147,10 @@ beside others' jobs, load 7 to 13):
 ``--history``: the hands before the tested one are played by the seating itself (shrewd in
 the tested seat: these hands serve only as the history of the other seats' play; until
 commit aa0e941 shrewd played every pimc seat too, which hid from the learner how another
-pimc plays), the same both ways, and the bot under test is served
-the tested seat's views of them (``observe``), as it would have seen them playing; then
-both ways play the hand from the same position. This measures what a bot learns within
+pimc plays), the same both ways, and the bot under test and the base bot are both served
+the tested seat's views of them (``observe``), as each would have seen them playing (before
+commit 8958628 only the bot under test was); then both ways play the hand from the same
+position. This measures what a bot learns within
 the match (pimc's ``learn``), which the fresh bots of the default cannot show.
 
 The opponent model learned within the match (``pimc:learn=1``, branch truco9, commit
@@ -195,7 +196,9 @@ default before it (``--bot pimc:samples=150:learn=1 --base pimc:samples=150 --sh
   and 4 alone (before the Truco's cards held then; 298 of those hands): +0.08 ± 0.15.
 
 Information-set MCTS for pimc's own later decisions (``tree=below``, ``bots/ismcts.py``;
-branch truco11, 2026-11-26, nice 19 beside two other engineers' jobs, load 6 to 13),
+branch truco11, 2026-11-26, nice 19 beside two other engineers' jobs, load 6 to 13;
+every figure in this paragraph and the next was taken before the ``--history`` fix,
+commit 8958628, which favoured the tested side: re-measured below),
 both pimc seats on it, against the plain playouts (``--bot pimc:samples=150:tree=below
 --base pimc:samples=150:tree=off --others pimc:samples=150:tree=below,shrewd,shrewd,basic,random
 --shuffle --history``; ``tree=off`` was the default then):
@@ -354,7 +357,7 @@ def play_both(
     shrewd in the tested seat (these hands only give the history of the other seats'
     play), the same both ways; the bot under test and the base bot are each served the
     tested seat's views of them (``observe``, if it has it), as it would have seen them
-    playing, and then each plays the hand from the same position. (Until commit 264df53
+    playing, and then each plays the hand from the same position. (Before commit 8958628
     only the bot under test was served them: a base that learns, ``pimc:learn=1``,
     played the hand knowing nothing of the match, which favoured the bot under test.)"""
     match = TrucoMatch(rules, match_id=f"pair{i}", seed=f"pair{i}")
@@ -577,7 +580,7 @@ def main() -> None:
     )  # fmt: skip
     parser.add_argument(
         "--history", action="store_true",
-        help="the hands before the tested one played by its seating, the tested bot shown them",
+        help="the hands before the tested one played by its seating, both bots shown them",
     )  # fmt: skip
     parser.add_argument("--out", type=Path, help="write each hand's figures here (JSON lines)")
     args = parser.parse_args()

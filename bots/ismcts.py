@@ -20,9 +20,9 @@ sets, keyed by what it has observed since the decision being searched; each iter
    its policy plays a random card now and then), the game's ``default`` when the tree
    is given one (pimc's ``lazy=table``: the card offered), else UCB1 picks, an untried
    action first (Truco's default; ``lazy=table`` gained nothing shown). Regret
-   matching, Smooth UCT and the regret matching of outcome sampling at these nodes
-   instead of UCB1 gained nothing at Truco's six seats (pimc's docstring; the code is
-   at commit c21d846);
+   matching, Smooth UCT and the regret matching of outcome sampling below the root,
+   past a node's lazy visits, instead of UCB1 gained nothing at Truco's six seats
+   (pimc's docstring; the code is at commit c21d846);
 4. plays on to the end with the game's policy (the rollout);
 5. adds the world's reward, weighed by the world's weight, to every edge it took.
 

@@ -102,7 +102,7 @@ default) or ``own`` (above); ``learn``, 1 (the default) or 0 (above); ``tree``,
 constant, ``EXPLORATION`` points by default), ``widen`` (``WIDEN`` visits) and ``lazy``
 (``ucb``, the default, or ``table``: a node in its lazy visits whose policy's card, a
 random one, is not offered plays the table card rather than UCB1's untried action).
-None of those three gained (below). With ``samples``
+None of those three gained (below); other values of them need ``tree=below``. With ``samples``
 its play repeats exactly: a function of the position and, with ``learn=1``, of the
 views this process has served it of the match so far (``Reads``: a restarted bot has
 forgotten them; a match id repeated in a later run of the same process is read with
@@ -152,7 +152,9 @@ figures; each commit named holds the code as measured):
   decision (the cards below the root in the tree as well), the worlds shared out among
   the candidates by UCB1 rather than every candidate played in every world: the root's
   comparisons lose the pairing (the same world, the same random numbers) that makes
-  150 worlds enough. Both pimc seats on it, ``--history --shuffle``, 2026-11-26: six
+  150 worlds enough. Both pimc seats on it, ``--history --shuffle`` (before the
+  bench's fix, commit 8958628, which favoured the tested side by about +0.1: both lost
+  anyway), 2026-11-26: six
   seats ``tree=all`` -0.60 ± 0.30 points a hand (105 hands, stopped; Truco -0.44 ±
   0.19), ``tree=bets`` +0.19 ± 0.16 (506; team hands +0.01 ± 0.23, duels +0.40 ± 0.21),
   but two seats (``samples=300``, against shrewd) -0.30 ± 0.17 (300; capped -0.26 ±
