@@ -48,7 +48,7 @@ import grpc
 
 from arena._proto.truf.arena.v1 import arena_pb2 as pb
 from arena.bot import Bot, call_hook, has_hook
-from arena.core.files import write_atomic
+from arena.core.files import write_secret
 from arena.games.codecs import BRANCHES, CODECS
 from arena.play.botgames import declared_games
 from arena.wire.codecs import NOT_AN_ACTION
@@ -258,7 +258,7 @@ class ReconnectFile:
             "writer": self.writer,
         }
         try:
-            write_atomic(self.path, json.dumps(record) + "\n", secret=True)
+            write_secret(self.path, json.dumps(record) + "\n")
             self.unwritable = ""
             self.wrote = True
         except OSError as exc:

@@ -10,7 +10,6 @@ after the event (``chmod``).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import secrets
 import stat
@@ -34,28 +33,32 @@ def open_private(path: Path, mode: str) -> IO[str]:
 
 
 def write_secret(path: Path, text: str) -> None:
-    """Write ``text`` to ``path``, its owner's alone even where a file left there had
-    another mode: a run's secret, the tokens (every hand, or another entrant's seat)."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, PRIVATE_FILE)
-    os.fchmod(fd, PRIVATE_FILE)  # os.open's mode applies only to a file it creates
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        f.write(text)
+    """Write ``text`` to ``path`` whole (as ``write_atomic`` does), its owner's alone even
+    where a file left there had another mode: a run's secret, the tokens (every hand, or
+    another entrant's seat), a bot's reconnect token."""
+    _write_whole(path, text, PRIVATE_FILE)
 
 
-def write_atomic(path: Path, text: str, *, secret: bool = False) -> None:
+def write_atomic(path: Path, text: str) -> None:
     """Write ``text`` via a new file in the same directory, then rename it over ``path``:
     a reader never sees half a file, and two writers never share a temporary. The file
     is its owner's alone, or keeps the mode ``path`` had (a report made again after the
-    organiser published the directory stays published); with ``secret`` it is its
-    owner's alone whatever mode a file left there had (a bot's reconnect token)."""
+    organiser published the directory stays published)."""
+    try:
+        mode: int | None = stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        mode = None  # a new file: os.open's owner-only mode
+    _write_whole(path, text, mode)
+
+
+def _write_whole(path: Path, text: str, mode: int | None) -> None:
+    """``text`` into a new file beside ``path`` (created owner-only, then given ``mode``
+    exactly when one is named: os.open's is narrowed by the umask), renamed over it."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
     try:
-        if secret:  # os.open's mode is narrowed by the umask: set it exactly
-            os.fchmod(fd, PRIVATE_FILE)
-        else:
-            with contextlib.suppress(FileNotFoundError):
-                os.fchmod(fd, stat.S_IMODE(os.stat(path).st_mode))
+        if mode is not None:
+            os.fchmod(fd, mode)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)
